@@ -1,0 +1,128 @@
+import Foundation
+
+// Collections store their elements' property-list forms. A collection reads only when every element
+// reads: one wrong element anywhere, however deep, makes the whole value read as the key's default.
+// Text in property-list syntax, as launch arguments deliver it on Linux ("(a, b)", "{a = 1;}"), is
+// parsed first.
+
+/// Looks through the `Optional<Any>` boxes that Foundation on Linux puts around container elements.
+protocol OptionalBox {
+    var unboxed: Any? { get }
+}
+
+extension Optional: OptionalBox {
+    var unboxed: Any? {
+        guard case .some(let wrapped) = self else { return nil }
+        if let inner = wrapped as? any OptionalBox { return inner.unboxed }
+        return wrapped
+    }
+}
+
+/// The element itself, with any `Optional` box around it removed; `nil` for a boxed `nil`.
+@inline(__always)
+func unboxed(_ element: Any) -> Any? {
+    if let box = element as? any OptionalBox { return box.unboxed }
+    return element
+}
+
+/// `object` with every `Optional` box removed, at every depth: the plain property list.
+func plainPropertyList(_ object: Any) -> Any {
+    switch unboxed(object) {
+    case let array as [Any]: return array.compactMap { unboxed($0).map(plainPropertyList) }
+    case let dictionary as [String: Any]:
+        return dictionary.compactMapValues { unboxed($0).map(plainPropertyList) }
+    case let value?: return value
+    case nil: return object
+    }
+}
+
+/// The property list that text in property-list syntax describes, or the object itself.
+func parsingPropertyListText(_ object: Any) -> Any {
+    guard let text = object as? String, let data = text.data(using: .utf8),
+        let parsed = try? PropertyListSerialization.propertyList(from: data, format: nil)
+    else { return object }
+    return parsed
+}
+
+func convertedElements<Element: UserDefaultConvertible>(_ object: Any) -> [Element]? {
+    guard let elements = object as? [Any] ?? parsingPropertyListText(object) as? [Any] else { return nil }
+    var values: [Element] = []
+    values.reserveCapacity(elements.count)
+    for element in elements {
+        guard let element = unboxed(element), let value = Element(userDefaultsObject: element) else {
+            return nil
+        }
+        values.append(value)
+    }
+    return values
+}
+
+extension Optional: UserDefaultConvertible where Wrapped: UserDefaultConvertible {
+    /// Reads the wrapped type; an object that does not read gives `nil`, which is the default of an
+    /// optional key.
+    public init?(userDefaultsObject object: Any) {
+        guard let value = Wrapped(userDefaultsObject: object) else { return nil }
+        self = .some(value)
+    }
+    /// The wrapped value's form, or `nil` (remove) for `.none`.
+    public var userDefaultsObject: Any? {
+        guard case .some(let value) = self else { return nil }
+        return value.userDefaultsObject
+    }
+}
+
+extension Array: UserDefaultConvertible where Element: UserDefaultConvertible {
+    /// Reads an array whose every element reads as `Element`.
+    public init?(userDefaultsObject object: Any) {
+        guard let values: [Element] = convertedElements(object) else { return nil }
+        self = values
+    }
+    /// A property-list array of the elements' forms; `nil` elements are left out.
+    public var userDefaultsObject: Any? {
+        let objects = compactMap(\.userDefaultsObject)
+        // An element that failed to convert (not a nil optional) makes the whole array unstorable.
+        return objects.count == count || Element.self is any OptionalBox.Type ? objects : nil
+    }
+}
+
+extension Set: UserDefaultConvertible where Element: UserDefaultConvertible {
+    /// Reads an array whose every element reads as `Element`.
+    public init?(userDefaultsObject object: Any) {
+        guard let values: [Element] = convertedElements(object) else { return nil }
+        self = Set(values)
+    }
+    /// A property-list array of the elements' forms, in no particular order.
+    public var userDefaultsObject: Any? { Array(self).userDefaultsObject }
+}
+
+extension Dictionary: UserDefaultConvertible where Key == String, Value: UserDefaultConvertible {
+    /// Reads a dictionary whose every value reads as `Value`.
+    public init?(userDefaultsObject object: Any) {
+        guard
+            let entries = object as? [String: Any]
+                ?? parsingPropertyListText(object) as? [String: Any]
+        else { return nil }
+        var values: [String: Value] = [:]
+        values.reserveCapacity(entries.count)
+        for (key, entry) in entries {
+            guard let entry = unboxed(entry), let value = Value(userDefaultsObject: entry) else {
+                return nil
+            }
+            values[key] = value
+        }
+        self = values
+    }
+    /// A property-list dictionary of the values' forms; `nil` values are left out.
+    public var userDefaultsObject: Any? {
+        var objects: [String: Any] = [:]
+        objects.reserveCapacity(count)
+        for (key, value) in self {
+            if let object = value.userDefaultsObject {
+                objects[key] = object
+            } else if !(Value.self is any OptionalBox.Type) {
+                return nil
+            }
+        }
+        return objects
+    }
+}

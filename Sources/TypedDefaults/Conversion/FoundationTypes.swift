@@ -1,0 +1,97 @@
+import Foundation
+
+extension String: UserDefaultConvertible {
+    /// Reads a stored string; any other type reads as `nil`.
+    public init?(userDefaultsObject object: Any) {
+        guard let value = object as? String else { return nil }
+        self = value
+    }
+    /// The string itself.
+    public var userDefaultsObject: Any? { self }
+}
+
+extension Data: UserDefaultConvertible {
+    /// Reads stored data; any other type reads as `nil`.
+    public init?(userDefaultsObject object: Any) {
+        guard let value = object as? Data else { return nil }
+        self = value
+    }
+    /// The data itself.
+    public var userDefaultsObject: Any? { self }
+}
+
+extension Date: UserDefaultConvertible {
+    /// Reads a stored date, or ISO 8601 text such as `2026-11-21T10:00:00Z` (a launch argument).
+    public init?(userDefaultsObject object: Any) {
+        if let value = object as? Date {
+            self = value
+        } else if let text = object as? String, let value = Date(iso8601: text) {
+            self = value
+        } else {
+            return nil
+        }
+    }
+    /// The date itself, the property list's native date.
+    public var userDefaultsObject: Any? { self }
+
+    private init?(iso8601 text: String) {
+        // A formatter per call: this path runs only for text from launch arguments.
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) {
+            self = date
+            return
+        }
+        formatter.formatOptions = [.withInternetDateTime]
+        guard let date = formatter.date(from: text) else { return nil }
+        self = date
+    }
+}
+
+extension URL: UserDefaultConvertible {
+    /// Reads a URL stored as its absolute string, a plain path (`/tmp/x`, `~/x`), or the archived
+    /// form that Apple's `UserDefaults.set(_:forKey:)` writes for a URL.
+    public init?(userDefaultsObject object: Any) {
+        if let text = object as? String {
+            guard let url = URL(storedText: text) else { return nil }
+            self = url
+        } else if let archive = object as? Data, let url = URL(keyedArchive: archive) {
+            self = url
+        } else {
+            return nil
+        }
+    }
+
+    /// The URL's absolute string: exact on every platform (Foundation on Linux stores a URL set
+    /// through `set(_:forKey:)` as an empty string).
+    public var userDefaultsObject: Any? { absoluteString }
+
+    private init?(storedText text: String) {
+        if text.hasPrefix("/") {
+            self.init(fileURLWithPath: text)
+        } else if text.hasPrefix("~") {
+            self.init(fileURLWithPath: NSString(string: text).expandingTildeInPath)
+        } else if let url = URL(string: text), url.scheme != nil {
+            self = url
+        } else {
+            return nil
+        }
+    }
+
+    private init?(keyedArchive: Data) {
+        guard
+            let url = try? NSKeyedUnarchiver.unarchivedObject(ofClass: NSURL.self, from: keyedArchive)
+        else { return nil }
+        self = url as URL
+    }
+}
+
+extension UUID: UserDefaultConvertible {
+    /// Reads a UUID stored as its string form.
+    public init?(userDefaultsObject object: Any) {
+        guard let text = object as? String, let value = UUID(uuidString: text) else { return nil }
+        self = value
+    }
+    /// The UUID's string form, `E621E1F8-C36C-495A-93FC-0C247A3E6E5F`.
+    public var userDefaultsObject: Any? { uuidString }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// A stored name declared by two keys that disagree on the value type or the default.
+public struct KeyConflict: Sendable, Equatable, CustomStringConvertible {
+    /// The stored name both keys use.
+    public let name: String
+    /// The first key, described with its type and default.
+    public let first: String
+    /// The key that disagrees with it.
+    public let second: String
+
+    /// A sentence naming the name and both keys.
+    public var description: String {
+        "two keys store \"\(name)\" differently: \(first) and \(second)"
+    }
+}
+
+/// The parts of a key that conflict checks compare, whatever its value type.
+protocol ConflictCheckable {
+    var name: String { get }
+    var valueType: Any.Type { get }
+    var defaultObject: Any? { get }
+    var description: String { get }
+}
+
+extension UserDefaultTypedKey: ConflictCheckable {
+    var valueType: Any.Type { Value.self }
+}
+
+extension UserDefaultTypedKeys {
+    /// The conflicts among `keys`: names used by two keys with different value types or defaults.
+    ///
+    /// Put it in your unit tests so that a conflict fails a test rather than surprising a user:
+    /// ```swift
+    /// #expect(UserDefaultTypedKeys.conflicts(among: [.launchCount, .theme, .legacyTheme]).isEmpty)
+    /// ```
+    public static func conflicts(among keys: [UserDefaultTypedKeys]) -> [KeyConflict] {
+        var firstByName: [String: any ConflictCheckable] = [:]
+        var conflicts: [KeyConflict] = []
+        for case let key as any ConflictCheckable in keys {
+            guard let first = firstByName[key.name] else {
+                firstByName[key.name] = key
+                continue
+            }
+            if first.valueType != key.valueType || !propertyListsEqual(first.defaultObject, key.defaultObject) {
+                conflicts.append(KeyConflict(name: key.name, first: first.description, second: key.description))
+            }
+        }
+        return conflicts
+    }
+}
+
+/// Reports a stored name used with two different types or defaults in one process: an assertion in
+/// debug builds, where a developer sees it, and a one-time warning on standard error in release builds.
+enum ConflictReporting {
+    private static let reported = Locked<Set<String>>([])
+
+    static func report(name: String, first: String, second: String) {
+        let conflict = KeyConflict(name: name, first: first, second: second)
+        #if DEBUG
+            assertionFailure("TypedDefaults: \(conflict)")
+        #else
+            guard reported.withLock({ $0.insert(name).inserted }) else { return }
+            FileHandle.standardError.write(Data("TypedDefaults warning: \(conflict)\n".utf8))
+        #endif
+    }
+
+    /// A key declared as `static let key = UserDefaultTypedKey<T>(defaultValue:)` without a name: Swift
+    /// passes the type's name for `#function` there, so every such key would share one stored name.
+    static func reportMissingName(_ key: String) {
+        let message =
+            "TypedDefaults: \(key) has no name. Give a `static let` key its name, or declare it as a computed `static var`."
+        #if DEBUG
+            assertionFailure(message)
+        #else
+            guard reported.withLock({ $0.insert("UserDefaultTypedKeys").inserted }) else { return }
+            FileHandle.standardError.write(Data((message + "\n").utf8))
+        #endif
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+/// A change to a key's value, as an observer sees it.
+public struct DefaultsChange<Value: UserDefaultConvertible>: Sendable {
+    /// The value before the change.
+    public let oldValue: Value
+    /// The value after the change: what a read returns now.
+    public let newValue: Value
+}
+
+/// Keeps an observation alive: `cancel()` ends it, and so does releasing the token.
+public final class ObservationToken: Sendable {
+    private let observer: Observer
+
+    init(observer: Observer) { self.observer = observer }
+
+    /// Ends the observation. When `cancel()` returns, no callback of this observation is running on
+    /// another thread and none will start.
+    public func cancel() { observer.cancel() }
+
+    deinit { observer.cancel() }
+}
+
+/// One registered callback, with what `cancel()` needs to wait for callbacks in flight.
+final class Observer: @unchecked Sendable {
+    // @unchecked: all mutable state is guarded by `condition`.
+    let name: String
+    private let callback: @Sendable (_ oldObject: Any?, _ newObject: Any?) -> Void
+    private weak var registry: ObserverRegistry?
+    private let condition = NSCondition()
+    private var isCancelled = false
+    /// Callbacks running now, by thread, so a callback that cancels its own token does not wait for itself.
+    private var runningCallbacks: [ObjectIdentifier: Int] = [:]
+
+    init(
+        name: String, registry: ObserverRegistry,
+        callback: @escaping @Sendable (_ oldObject: Any?, _ newObject: Any?) -> Void
+    ) {
+        self.name = name
+        self.registry = registry
+        self.callback = callback
+    }
+
+    func deliver(oldObject: Any?, newObject: Any?) {
+        let thread = ObjectIdentifier(Thread.current)
+        condition.lock()
+        guard !isCancelled else {
+            condition.unlock()
+            return
+        }
+        runningCallbacks[thread, default: 0] += 1
+        condition.unlock()
+
+        callback(oldObject, newObject)
+
+        condition.lock()
+        runningCallbacks[thread, default: 1] -= 1
+        if runningCallbacks[thread] == 0 { runningCallbacks[thread] = nil }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func cancel() {
+        let thread = ObjectIdentifier(Thread.current)
+        condition.lock()
+        let wasCancelled = isCancelled
+        isCancelled = true
+        while runningCallbacks.contains(where: { $0.key != thread }) {
+            condition.wait()
+        }
+        condition.unlock()
+        if !wasCancelled { registry?.remove(self) }
+    }
+}
+
+/// The observers of one storage, by stored name.
+final class ObserverRegistry: Sendable {
+    private let observersByName = Locked<[String: [Observer]]>([:])
+
+    func add(_ observer: Observer) {
+        observersByName.withLock { $0[observer.name, default: []].append(observer) }
+    }
+
+    func remove(_ observer: Observer) {
+        observersByName.withLock { observers in
+            observers[observer.name]?.removeAll { $0 === observer }
+            if observers[observer.name]?.isEmpty == true { observers[observer.name] = nil }
+        }
+    }
+
+    /// The observers of `name`, or an empty array: the cost of a write that nobody observes.
+    func observers(of name: String) -> [Observer] {
+        observersByName.withLock { $0[name] ?? [] }
+    }
+}

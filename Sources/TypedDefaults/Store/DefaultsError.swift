@@ -1,0 +1,43 @@
+import Foundation
+
+/// What can go wrong when writing or saving values.
+public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A value has no property-list form (a `Codable` value that failed to encode). What was stored
+    /// is kept.
+    case unconvertibleValue(key: String, type: String)
+    /// Values could not be saved to disk (a read-only home, a full disk). They stay pending in memory
+    /// and the next save tries again.
+    case saveFailed(suite: String, reason: String)
+
+    /// A sentence that names the key or suite and the cause.
+    public var description: String {
+        switch self {
+        case .unconvertibleValue(let key, let type):
+            "TypedDefaults: a \(type) for key \"\(key)\" has no property-list form; the stored value is kept"
+        case .saveFailed(let suite, let reason):
+            "TypedDefaults: could not save suite \"\(suite)\": \(reason)"
+        }
+    }
+}
+
+/// Where errors that no caller can catch (a save in the background, a subscript write) go.
+public enum ErrorReporting {
+    private static let handler = Locked<(@Sendable (DefaultsError) -> Void)?>(nil)
+
+    /// Sets the function that receives errors no caller can catch: saves in the background and at
+    /// exit, and writes through a subscript or wrapper. `nil`, the default, prints them to standard
+    /// error.
+    public static func setHandler(_ newHandler: (@Sendable (DefaultsError) -> Void)?) {
+        handler.withLock { $0 = newHandler }
+    }
+
+    static func report(_ error: any Error) {
+        let defaultsError =
+            error as? DefaultsError ?? .saveFailed(suite: "?", reason: String(describing: error))
+        if let current = handler.withLock({ $0 }) {
+            current(defaultsError)
+        } else {
+            FileHandle.standardError.write(Data((defaultsError.description + "\n").utf8))
+        }
+    }
+}

@@ -1,0 +1,62 @@
+extension DefaultsStore {
+    /// Moves a value stored under an old name to `key`, converting it through the key's type.
+    ///
+    /// Safe to call on every launch: it never overwrites a value stored for `key`, and it leaves an old
+    /// value that does not read as the key's type where it is, so nothing is lost.
+    ///
+    /// ```swift
+    /// Defaults.migrate(from: "kLaunchCount", to: .launchCount)
+    /// ```
+    /// - Parameter oldName: The old stored name; the store's prefix is applied to it.
+    /// - Returns: Whether a value was moved.
+    @discardableResult
+    public func migrate<Value>(from oldName: String, to key: UserDefaultTypedKey<Value>) -> Bool {
+        let oldStoredName = keyPrefix + oldName
+        let newStoredName = storedName(key)
+        guard oldStoredName != newStoredName, !hasKey(key),
+            let oldObject = storedObject(forStoredName: oldStoredName),
+            let value = Value(userDefaultsObject: oldObject),
+            let newObject = value.userDefaultsObject
+        else { return false }
+        write(newObject, forStoredName: newStoredName)
+        write(nil, forStoredName: oldStoredName)
+        return true
+    }
+
+    /// The values stored under this store's prefix, with the prefix removed; registered defaults
+    /// and launch arguments are left out. For debug screens and logs.
+    public func snapshot() -> [String: Any] {
+        var values: [String: Any] = [:]
+        for (name, object) in storedObjects() where name.hasPrefix(keyPrefix) {
+            values[String(name.dropFirst(keyPrefix.count))] = plainPropertyList(object)
+        }
+        return values
+    }
+
+    /// Removes every value stored under this store's prefix (with no prefix, every value in the
+    /// storage). Registered defaults remain, so reads give the keys' defaults.
+    public func removeAll() {
+        for name in storedObjects().keys where name.hasPrefix(keyPrefix) {
+            write(nil, forStoredName: name)
+        }
+    }
+
+    /// The stored object for a full stored name, not counting registered defaults.
+    private func storedObject(forStoredName name: String) -> Any? {
+        if let stored = context.storedValues() { return stored[name] }
+        return storedObjects()[name]
+    }
+
+    /// What the storage holds, without registered defaults. For a backend that cannot list its values,
+    /// the names used in this process whose value differs from the registered default.
+    private func storedObjects() -> [String: Any] {
+        if let stored = context.storedValues() { return stored }
+        var values: [String: Any] = [:]
+        for (name, defaultObject) in context.registeredDefaults() {
+            if let object = context.storage.object(forKey: name), !propertyListsEqual(object, defaultObject) {
+                values[name] = object
+            }
+        }
+        return values
+    }
+}

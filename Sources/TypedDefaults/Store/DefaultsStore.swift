@@ -1,0 +1,152 @@
+import Foundation
+
+/// Typed access to one storage: `UserDefaults.standard` (as ``Defaults``), a suite, or any
+/// ``KeyValueStorage``.
+///
+/// ```swift
+/// Defaults[.launchCount] += 1
+/// let group = DefaultsStore(suiteName: "group.example")!
+/// group[.theme] = .dark
+/// ```
+///
+/// A store is cheap to share and safe to use from any thread.
+public final class DefaultsStore: Sendable {
+    let context: StorageContext
+    /// Prepended to every key's name: with `"app."`, `launchCount` is stored as `app.launchCount`.
+    public let keyPrefix: String
+    /// Tells this store apart in the keys' caches of where they are registered.
+    let serial: UInt64
+
+    private static let serials = Locked<UInt64>(0)
+
+    init(context: StorageContext, keyPrefix: String) {
+        self.context = context
+        self.keyPrefix = keyPrefix
+        self.serial = Self.serials.withLock { counter in
+            counter += 1
+            return counter
+        }
+    }
+
+    /// The store over `UserDefaults.standard`; also available as ``Defaults``.
+    public static let standard = DefaultsStore(context: .standard, keyPrefix: "")
+
+    /// A store over any storage: `UserDefaults`, ``InMemoryStorage``, or a backend of your own.
+    ///
+    /// On Linux, prefer ``init(suiteName:keyPrefix:)`` for a suite: the library cannot read a suite's
+    /// name back from a `UserDefaults` you made, so it saves that one with `synchronize()`, which keeps
+    /// dates to whole seconds and is not safe with several processes.
+    public convenience init(storage: some KeyValueStorage, keyPrefix: String = "") {
+        self.init(context: .forStorage(storage), keyPrefix: keyPrefix)
+    }
+
+    /// A store over the `UserDefaults` suite `suiteName`, or `nil` where `UserDefaults(suiteName:)`
+    /// is `nil`. Every store over one suite shares its storage, observers and saving.
+    public convenience init?(suiteName: String, keyPrefix: String = "") {
+        guard let context = StorageContext.forSuite(suiteName) else { return nil }
+        self.init(context: context, keyPrefix: keyPrefix)
+    }
+
+    /// The storage values are kept in.
+    public var storage: any KeyValueStorage { context.storage }
+
+    // MARK: Reading and writing
+
+    /// The name `key` is stored under in this store, with its default registered the first time.
+    @inline(__always)
+    func storedName<Value>(_ key: UserDefaultTypedKey<Value>) -> String {
+        if let name = key.registrations.storedName(inStore: serial) { return name }
+        let name = keyPrefix + key.name
+        context.prepare(key, storedName: name)
+        key.registrations.remember(name, inStore: serial)
+        return name
+    }
+
+    /// The value for `key`: what is stored (or passed as a launch argument), else the key's default.
+    ///
+    /// Setting `nil` on an optional key removes the stored value. A value stored in a form the key's
+    /// type does not read gives the default; nothing traps.
+    public subscript<Value>(key: UserDefaultTypedKey<Value>) -> Value {
+        get {
+            let name = storedName(key)
+            guard let object = context.storage.object(forKey: name) else { return key.defaultValue }
+            return Value(userDefaultsObject: object) ?? key.defaultValue
+        }
+        set {
+            do {
+                try set(newValue, for: key)
+            } catch {
+                ErrorReporting.report(error)
+            }
+        }
+    }
+
+    /// Stores `value` for `key`, throwing when the value has no property-list form (a `Codable` value
+    /// that fails to encode); the stored value is then kept. The subscript reports that error to
+    /// ``ErrorReporting`` instead.
+    public func set<Value>(_ value: Value, for key: UserDefaultTypedKey<Value>) throws {
+        let name = storedName(key)
+        let object = value.userDefaultsObject
+        if object == nil, !(value is any OptionalBox) {
+            throw DefaultsError.unconvertibleValue(key: name, type: "\(Value.self)")
+        }
+        write(object, forStoredName: name)
+    }
+
+    /// Whether a value is stored for `key`. Registered defaults and launch arguments do not count.
+    public func hasKey<Value>(_ key: UserDefaultTypedKey<Value>) -> Bool {
+        let name = storedName(key)
+        if let stored = context.storedValues() { return stored[name] != nil }
+        guard let object = context.storage.object(forKey: name) else { return false }
+        return !propertyListsEqual(object, key.defaultObject)
+    }
+
+    /// Removes the stored value for `key`, so that reads give its default again.
+    public func remove<Value>(_ key: UserDefaultTypedKey<Value>) {
+        write(nil, forStoredName: storedName(key))
+    }
+
+    /// The one path every change takes: storage, then saving (Linux), then observers.
+    func write(_ object: Any?, forStoredName name: String) {
+        let observers = context.observers.observers(of: name)
+        let oldObject = observers.isEmpty ? nil : context.storage.object(forKey: name)
+        if let object {
+            context.storage.set(object, forKey: name)
+        } else {
+            context.storage.removeObject(forKey: name)
+        }
+        context.persistence?.recordWrite(object, forKey: name)
+        guard !observers.isEmpty else { return }
+        let newObject = context.storage.object(forKey: name)
+        for observer in observers {
+            observer.deliver(oldObject: oldObject, newObject: newObject)
+        }
+    }
+
+    /// Saves pending writes to disk now, and throws when they cannot be saved.
+    ///
+    /// You never need to call it for values to last: on Linux the library saves a moment after a write
+    /// and when the process exits, and on Apple platforms the system does. Call it to know the values
+    /// are on disk, or to learn that they cannot be written (a read-only home, a full disk).
+    public func flush() throws {
+        try context.persistence?.flush()
+    }
+
+    // MARK: Suites
+
+    /// Removes every value of the suite `suiteName` from memory and disk, as
+    /// `UserDefaults.removeSuite(named:)` does on Apple platforms.
+    public static func removeSuite(named suiteName: String) {
+        guard let context = StorageContext.forSuite(suiteName),
+            let defaults = context.storage as? UserDefaults
+        else { return }
+        context.persistence?.discardPending()
+        defaults.removePersistentDomain(forName: suiteName)
+        context.persistence?.discardPending()
+        context.persistence?.removeFiles()
+    }
+}
+
+/// The store over `UserDefaults.standard`: `Defaults[.launchCount] += 1`.
+// swift-format-ignore: AlwaysUseLowerCamelCase
+public let Defaults = DefaultsStore.standard

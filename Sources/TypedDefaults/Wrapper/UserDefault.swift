@@ -1,0 +1,48 @@
+/// A property backed by a key: reads and writes go to the store, so the property always shows the
+/// stored value.
+///
+/// ```swift
+/// struct Settings: Sendable {
+///     @UserDefault(.launchCount) var launchCount: Int
+///     @UserDefault(.theme, store: group) var theme: Theme
+/// }
+/// let settings = Settings()
+/// settings.launchCount = 3        // writes through, even on a `let`
+/// for await theme in settings.$theme.updates { apply(theme) }
+/// ```
+@propertyWrapper
+public struct UserDefault<Value: UserDefaultConvertible>: Sendable {
+    /// The key the property reads and writes.
+    public let key: UserDefaultTypedKey<Value>
+    /// The store the property reads and writes; ``Defaults`` unless you pass another.
+    public let store: DefaultsStore
+
+    /// A property over `key` in `store`. The default value is the key's: there is no second one.
+    public init(_ key: UserDefaultTypedKey<Value>, store: DefaultsStore = .standard) {
+        self.key = key
+        self.store = store
+    }
+
+    /// The stored value, or the key's default.
+    public var wrappedValue: Value {
+        get { store[key] }
+        nonmutating set { store[key] = newValue }
+    }
+
+    /// The wrapper itself, for `$property.updates`, `$property.observe`, `$property.reset()`.
+    public var projectedValue: UserDefault<Value> { self }
+
+    /// The current value, then each change: `store.updates(key)`.
+    public var updates: AsyncStream<Value> { store.updates(key) }
+
+    /// Calls `onChange` on each change: `store.observe(key, onChange)`.
+    public func observe(_ onChange: @escaping @Sendable (DefaultsChange<Value>) -> Void) -> ObservationToken {
+        store.observe(key, onChange)
+    }
+
+    /// Whether a value is stored: `store.hasKey(key)`.
+    public var isStored: Bool { store.hasKey(key) }
+
+    /// Removes the stored value, so the property shows the key's default: `store.remove(key)`.
+    public func reset() { store.remove(key) }
+}
