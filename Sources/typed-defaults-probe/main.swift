@@ -1,5 +1,6 @@
 import Foundation
 import TypedDefaults
+
 extension UserDefaultTypedKeys {
     static let plainLet = UserDefaultTypedKey<Int>(defaultValue: 1)
     static var computed: UserDefaultTypedKey<String?> { .init() }

@@ -80,7 +80,10 @@ func withStore<Result>(
 
 enum Theme: String, UserDefaultConvertible, CaseIterable { case light, dark, system }
 enum Mood: String, Codable, UserDefaultConvertible { case calm, busy }
-enum Level: Int, UserDefaultConvertible { case low = 1, high = 2 }
+enum Level: Int, UserDefaultConvertible {
+    case low = 1
+    case high = 2
+}
 
 struct Profile: Codable, Equatable, Hashable, UserDefaultConvertible {
     var name: String

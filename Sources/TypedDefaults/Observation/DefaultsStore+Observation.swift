@@ -16,7 +16,9 @@ extension DefaultsStore {
     ) -> ObservationToken {
         let name = storedName(key)
         let observer = Observer(name: name, registry: context.observers) { oldObject, newObject in
-            onChange(DefaultsChange(oldValue: Self.value(of: key, from: oldObject), newValue: Self.value(of: key, from: newObject)))
+            onChange(
+                DefaultsChange(
+                    oldValue: Self.value(of: key, from: oldObject), newValue: Self.value(of: key, from: newObject)))
         }
         context.observers.add(observer)
         return ObservationToken(observer: observer)

@@ -7,7 +7,9 @@ extension DefaultsStore {
     /// ```swift
     /// Defaults.migrate(from: "kLaunchCount", to: .launchCount)
     /// ```
-    /// - Parameter oldName: The old stored name; the store's prefix is applied to it.
+    /// - Parameters:
+    ///   - oldName: The old stored name; the store's prefix is applied to it.
+    ///   - key: The key to move the value to.
     /// - Returns: Whether a value was moved.
     @discardableResult
     public func migrate<Value>(from oldName: String, to key: UserDefaultTypedKey<Value>) -> Bool {

@@ -14,231 +14,231 @@ import Foundation
 
 #if canImport(Darwin)
 
-/// Apple platforms persist `UserDefaults` themselves.
-final class Persistence: Sendable {
-    static func make(domain: String?, defaults: UserDefaults) -> Persistence? { nil }
-    func recordWrite(_ object: Any?, forKey key: String) {}
-    func flush() throws {}
-    func discardPending() {}
-    func removeFiles() {}
-}
+    /// Apple platforms persist `UserDefaults` themselves.
+    final class Persistence: Sendable {
+        static func make(domain: String?, defaults: UserDefaults) -> Persistence? { nil }
+        func recordWrite(_ object: Any?, forKey key: String) {}
+        func flush() throws {}
+        func discardPending() {}
+        func removeFiles() {}
+    }
 
 #else
 
-/// Saves the writes the library makes to one `UserDefaults` domain on Linux.
-final class Persistence: @unchecked Sendable {
-    // @unchecked: `UserDefaults` is thread-safe but not marked Sendable on Linux; the rest is
-    // guarded by locks.
-    /// How long after the first of a burst of writes they are saved: far below a second, so that a
-    /// process killed a second after a write has saved it, and long enough to gather a burst.
-    static let saveDelay: DispatchTimeInterval = .milliseconds(100)
+    /// Saves the writes the library makes to one `UserDefaults` domain on Linux.
+    final class Persistence: @unchecked Sendable {
+        // @unchecked: `UserDefaults` is thread-safe but not marked Sendable on Linux; the rest is
+        // guarded by locks.
+        /// How long after the first of a burst of writes they are saved: far below a second, so that a
+        /// process killed a second after a write has saved it, and long enough to gather a burst.
+        static let saveDelay: DispatchTimeInterval = .milliseconds(100)
 
-    private struct Pending {
-        var changes: [String: Any?] = [:]  // name -> new object; nil removes
-        var saveScheduled = false
-        var locationChecked = false
-        var usesSynchronize = false  // Foundation keeps the file somewhere else: let it save
-    }
-
-    private let domain: String?
-    private let defaults: UserDefaults
-    private let pending = Locked(Pending())
-    /// Serializes saves within the process; the file lock serializes them across processes.
-    private let saving = Locked(())
-
-    private init(domain: String?, defaults: UserDefaults) {
-        self.domain = domain
-        self.defaults = defaults
-    }
-
-    /// A persistence for `defaults`; `domain` is its suite name, or nil when the library cannot know
-    /// it (a `UserDefaults` made by the caller), in which case saving falls back to `synchronize()`.
-    static func make(domain: String?, defaults: UserDefaults) -> Persistence? {
-        let persistence = Persistence(domain: domain, defaults: defaults)
-        ExitSaver.shared.add(persistence)
-        return persistence
-    }
-
-    /// `$XDG_CONFIG_HOME`, else `~/.config`: where Foundation keeps `<domain>.plist` on Linux.
-    private var fileURL: URL? {
-        guard let domain else { return nil }
-        let environment = ProcessInfo.processInfo.environment
-        let directory: String
-        if let configHome = environment["XDG_CONFIG_HOME"], configHome.hasPrefix("/") {
-            directory = configHome
-        } else {
-            directory = NSHomeDirectory() + "/.config"
+        private struct Pending {
+            var changes: [String: Any?] = [:]  // name -> new object; nil removes
+            var saveScheduled = false
+            var locationChecked = false
+            var usesSynchronize = false  // Foundation keeps the file somewhere else: let it save
         }
-        return URL(fileURLWithPath: directory).appendingPathComponent(domain + ".plist")
-    }
 
-    func recordWrite(_ object: Any?, forKey key: String) {
-        let mustSchedule = pending.withLock { state -> Bool in
-            state.changes[key] = .some(object)
-            defer { state.saveScheduled = true }
-            return !state.saveScheduled
+        private let domain: String?
+        private let defaults: UserDefaults
+        private let pending = Locked(Pending())
+        /// Serializes saves within the process; the file lock serializes them across processes.
+        private let saving = Locked(())
+
+        private init(domain: String?, defaults: UserDefaults) {
+            self.domain = domain
+            self.defaults = defaults
         }
-        if mustSchedule {
-            DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + Self.saveDelay) { [self] in
+
+        /// A persistence for `defaults`; `domain` is its suite name, or nil when the library cannot know
+        /// it (a `UserDefaults` made by the caller), in which case saving falls back to `synchronize()`.
+        static func make(domain: String?, defaults: UserDefaults) -> Persistence? {
+            let persistence = Persistence(domain: domain, defaults: defaults)
+            ExitSaver.shared.add(persistence)
+            return persistence
+        }
+
+        /// `$XDG_CONFIG_HOME`, else `~/.config`: where Foundation keeps `<domain>.plist` on Linux.
+        private var fileURL: URL? {
+            guard let domain else { return nil }
+            let environment = ProcessInfo.processInfo.environment
+            let directory: String
+            if let configHome = environment["XDG_CONFIG_HOME"], configHome.hasPrefix("/") {
+                directory = configHome
+            } else {
+                directory = NSHomeDirectory() + "/.config"
+            }
+            return URL(fileURLWithPath: directory).appendingPathComponent(domain + ".plist")
+        }
+
+        func recordWrite(_ object: Any?, forKey key: String) {
+            let mustSchedule = pending.withLock { state -> Bool in
+                state.changes[key] = .some(object)
+                defer { state.saveScheduled = true }
+                return !state.saveScheduled
+            }
+            if mustSchedule {
+                DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + Self.saveDelay) { [self] in
+                    do {
+                        try flush()
+                    } catch {
+                        ErrorReporting.report(error)
+                    }
+                }
+            }
+        }
+
+        /// Forgets unsaved writes, for a domain that is being removed.
+        func discardPending() {
+            pending.withLock { $0.changes.removeAll() }
+        }
+
+        /// Removes the domain's file and its lock file.
+        func removeFiles() {
+            guard let fileURL else { return }
+            saving.withLock { _ in
+                try? FileManager.default.removeItem(at: fileURL)
+                try? FileManager.default.removeItem(at: lockURL(for: fileURL))
+            }
+        }
+
+        /// Saves every pending write now.
+        func flush() throws {
+            try saving.withLock { _ in
+                let (changes, usesSynchronize) = pending.withLock { state in
+                    defer {
+                        state.changes.removeAll()
+                        state.saveScheduled = false
+                    }
+                    return (state.changes, state.usesSynchronize)
+                }
+                guard !changes.isEmpty else { return }
                 do {
-                    try flush()
+                    if usesSynchronize || fileURL == nil {
+                        guard defaults.synchronize() else {
+                            throw DefaultsError.saveFailed(suite: domain ?? "?", reason: "synchronize() failed")
+                        }
+                    } else {
+                        try save(changes)
+                    }
+                } catch {
+                    // Keep what failed for the next attempt, behind anything written since.
+                    pending.withLock { state in
+                        state.changes.merge(changes) { newer, _ in newer }
+                    }
+                    throw error
+                }
+            }
+        }
+
+        private func lockURL(for fileURL: URL) -> URL {
+            fileURL.deletingLastPathComponent().appendingPathComponent("." + fileURL.lastPathComponent + ".lock")
+        }
+
+        private func save(_ changes: [String: Any?]) throws {
+            guard let fileURL else { return }
+            let suite = domain ?? "?"
+            let manager = FileManager.default
+            try? manager.createDirectory(at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+
+            let lockDescriptor = open(lockURL(for: fileURL).path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+            guard lockDescriptor >= 0 else {
+                throw DefaultsError.saveFailed(suite: suite, reason: "cannot open lock file: \(errnoText())")
+            }
+            defer { close(lockDescriptor) }
+            guard flock(lockDescriptor, LOCK_EX) == 0 else {
+                throw DefaultsError.saveFailed(suite: suite, reason: "cannot lock: \(errnoText())")
+            }
+            defer { flock(lockDescriptor, LOCK_UN) }
+
+            if try !confirmLocation(fileURL) {
+                guard defaults.synchronize() else {
+                    throw DefaultsError.saveFailed(suite: suite, reason: "synchronize() failed")
+                }
+                return
+            }
+
+            var contents: [String: Any] = [:]
+            if let data = manager.contents(atPath: fileURL.path),
+                let existing = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
+            {
+                contents = existing
+            }
+            for (key, object) in changes {
+                contents[key] = object
+            }
+            let data: Data
+            do {
+                data = try PropertyListSerialization.data(fromPropertyList: contents, format: .binary, options: 0)
+            } catch {
+                throw DefaultsError.saveFailed(suite: suite, reason: "cannot encode: \(error)")
+            }
+            try replaceFile(at: fileURL, with: data, suite: suite)
+        }
+
+        /// Whether Foundation keeps this domain at `fileURL`. Checked once: when no file is there yet,
+        /// `synchronize()` writes Foundation's own, and the file must then appear where expected.
+        private func confirmLocation(_ fileURL: URL) throws -> Bool {
+            let checked = pending.withLock { state in (state.locationChecked, state.usesSynchronize) }
+            if checked.0 { return !checked.1 }
+            var found = FileManager.default.fileExists(atPath: fileURL.path)
+            if !found {
+                guard defaults.synchronize() else {
+                    throw DefaultsError.saveFailed(suite: domain ?? "?", reason: "synchronize() failed")
+                }
+                found = FileManager.default.fileExists(atPath: fileURL.path)
+            }
+            pending.withLock { state in
+                state.locationChecked = true
+                state.usesSynchronize = !found
+            }
+            return found
+        }
+
+        /// Writes a temporary file beside the target and renames it over the target, so that a reader or
+        /// a crash sees the old file or the new one, never half of one.
+        private func replaceFile(at fileURL: URL, with data: Data, suite: String) throws {
+            let temporaryPath = fileURL.path + ".tmp-\(getpid())"
+            let descriptor = open(temporaryPath, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else {
+                throw DefaultsError.saveFailed(suite: suite, reason: "cannot write \(temporaryPath): \(errnoText())")
+            }
+            let written = data.withUnsafeBytes { bytes in write(descriptor, bytes.baseAddress, bytes.count) }
+            let synced = fsync(descriptor) == 0
+            close(descriptor)
+            guard written == data.count, synced, rename(temporaryPath, fileURL.path) == 0 else {
+                let reason = errnoText()
+                unlink(temporaryPath)
+                throw DefaultsError.saveFailed(suite: suite, reason: "cannot replace \(fileURL.path): \(reason)")
+            }
+        }
+
+        private func errnoText() -> String { String(cString: strerror(errno)) }
+    }
+
+    /// Saves every domain's pending writes when the process exits normally (`exit()` or return from main).
+    final class ExitSaver: Sendable {
+        static let shared = ExitSaver()
+        private let persistences = Locked<[Persistence]>([])
+
+        private init() {
+            atexit { ExitSaver.shared.saveAll() }
+        }
+
+        func add(_ persistence: Persistence) {
+            persistences.withLock { $0.append(persistence) }
+        }
+
+        func saveAll() {
+            for persistence in persistences.withLock({ $0 }) {
+                do {
+                    try persistence.flush()
                 } catch {
                     ErrorReporting.report(error)
                 }
             }
         }
     }
-
-    /// Forgets unsaved writes, for a domain that is being removed.
-    func discardPending() {
-        pending.withLock { $0.changes.removeAll() }
-    }
-
-    /// Removes the domain's file and its lock file.
-    func removeFiles() {
-        guard let fileURL else { return }
-        saving.withLock { _ in
-            try? FileManager.default.removeItem(at: fileURL)
-            try? FileManager.default.removeItem(at: lockURL(for: fileURL))
-        }
-    }
-
-    /// Saves every pending write now.
-    func flush() throws {
-        try saving.withLock { _ in
-            let (changes, usesSynchronize) = pending.withLock { state in
-                defer {
-                    state.changes.removeAll()
-                    state.saveScheduled = false
-                }
-                return (state.changes, state.usesSynchronize)
-            }
-            guard !changes.isEmpty else { return }
-            do {
-                if usesSynchronize || fileURL == nil {
-                    guard defaults.synchronize() else {
-                        throw DefaultsError.saveFailed(suite: domain ?? "?", reason: "synchronize() failed")
-                    }
-                } else {
-                    try save(changes)
-                }
-            } catch {
-                // Keep what failed for the next attempt, behind anything written since.
-                pending.withLock { state in
-                    state.changes.merge(changes) { newer, _ in newer }
-                }
-                throw error
-            }
-        }
-    }
-
-    private func lockURL(for fileURL: URL) -> URL {
-        fileURL.deletingLastPathComponent().appendingPathComponent("." + fileURL.lastPathComponent + ".lock")
-    }
-
-    private func save(_ changes: [String: Any?]) throws {
-        guard let fileURL else { return }
-        let suite = domain ?? "?"
-        let manager = FileManager.default
-        try? manager.createDirectory(at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-
-        let lockDescriptor = open(lockURL(for: fileURL).path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
-        guard lockDescriptor >= 0 else {
-            throw DefaultsError.saveFailed(suite: suite, reason: "cannot open lock file: \(errnoText())")
-        }
-        defer { close(lockDescriptor) }
-        guard flock(lockDescriptor, LOCK_EX) == 0 else {
-            throw DefaultsError.saveFailed(suite: suite, reason: "cannot lock: \(errnoText())")
-        }
-        defer { flock(lockDescriptor, LOCK_UN) }
-
-        if try !confirmLocation(fileURL) {
-            guard defaults.synchronize() else {
-                throw DefaultsError.saveFailed(suite: suite, reason: "synchronize() failed")
-            }
-            return
-        }
-
-        var contents: [String: Any] = [:]
-        if let data = manager.contents(atPath: fileURL.path),
-            let existing = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
-        {
-            contents = existing
-        }
-        for (key, object) in changes {
-            contents[key] = object
-        }
-        let data: Data
-        do {
-            data = try PropertyListSerialization.data(fromPropertyList: contents, format: .binary, options: 0)
-        } catch {
-            throw DefaultsError.saveFailed(suite: suite, reason: "cannot encode: \(error)")
-        }
-        try replaceFile(at: fileURL, with: data, suite: suite)
-    }
-
-    /// Whether Foundation keeps this domain at `fileURL`. Checked once: when no file is there yet,
-    /// `synchronize()` writes Foundation's own, and the file must then appear where expected.
-    private func confirmLocation(_ fileURL: URL) throws -> Bool {
-        let checked = pending.withLock { state in (state.locationChecked, state.usesSynchronize) }
-        if checked.0 { return !checked.1 }
-        var found = FileManager.default.fileExists(atPath: fileURL.path)
-        if !found {
-            guard defaults.synchronize() else {
-                throw DefaultsError.saveFailed(suite: domain ?? "?", reason: "synchronize() failed")
-            }
-            found = FileManager.default.fileExists(atPath: fileURL.path)
-        }
-        pending.withLock { state in
-            state.locationChecked = true
-            state.usesSynchronize = !found
-        }
-        return found
-    }
-
-    /// Writes a temporary file beside the target and renames it over the target, so that a reader or
-    /// a crash sees the old file or the new one, never half of one.
-    private func replaceFile(at fileURL: URL, with data: Data, suite: String) throws {
-        let temporaryPath = fileURL.path + ".tmp-\(getpid())"
-        let descriptor = open(temporaryPath, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw DefaultsError.saveFailed(suite: suite, reason: "cannot write \(temporaryPath): \(errnoText())")
-        }
-        let written = data.withUnsafeBytes { bytes in write(descriptor, bytes.baseAddress, bytes.count) }
-        let synced = fsync(descriptor) == 0
-        close(descriptor)
-        guard written == data.count, synced, rename(temporaryPath, fileURL.path) == 0 else {
-            let reason = errnoText()
-            unlink(temporaryPath)
-            throw DefaultsError.saveFailed(suite: suite, reason: "cannot replace \(fileURL.path): \(reason)")
-        }
-    }
-
-    private func errnoText() -> String { String(cString: strerror(errno)) }
-}
-
-/// Saves every domain's pending writes when the process exits normally (`exit()` or return from main).
-final class ExitSaver: Sendable {
-    static let shared = ExitSaver()
-    private let persistences = Locked<[Persistence]>([])
-
-    private init() {
-        atexit { ExitSaver.shared.saveAll() }
-    }
-
-    func add(_ persistence: Persistence) {
-        persistences.withLock { $0.append(persistence) }
-    }
-
-    func saveAll() {
-        for persistence in persistences.withLock({ $0 }) {
-            do {
-                try persistence.flush()
-            } catch {
-                ErrorReporting.report(error)
-            }
-        }
-    }
-}
 
 #endif
