@@ -1,13 +1,138 @@
+// A child process for the persistence tests: it writes through the library, then ends the way a test
+// asks (return from main, exit(), or waiting to be killed); another run reads the values back.
+// Not a product: the tests build and start it.
+//
+//   typed-defaults-probe write SUITE return|exit|wait   write the fixture values, then end that way
+//   typed-defaults-probe dump SUITE                     print the fixture keys, one `name=value` a line
+//   typed-defaults-probe burst SUITE PREFIX COUNT       print "ready", wait for a line on stdin, then
+//                                                       write COUNT keys, saving after each
+//   typed-defaults-probe count SUITE PREFIX             print how many PREFIX keys hold their index
+//   typed-defaults-probe flush SUITE                    write one value and save it now, or fail
+//   typed-defaults-probe args SUITE [-key value ...]    print the typed values launch arguments give
+//   typed-defaults-probe remove SUITE                   remove the suite and its file
 import Foundation
 import TypedDefaults
 
-extension UserDefaultTypedKeys {
-    static let plainLet = UserDefaultTypedKey<Int>(defaultValue: 1)
-    static var computed: UserDefaultTypedKey<String?> { .init() }
-    static let dict = UserDefaultTypedKey<[String: [Int]]>("dict", defaultValue: ["a": [1]])
+enum Theme: String, UserDefaultConvertible { case light, dark, system }
+
+struct Profile: Codable, Equatable, UserDefaultConvertible {
+    var name: String
+    var born: Date
 }
-print(UserDefaultTypedKeys.plainLet.name, UserDefaultTypedKeys.computed.name)
-let s = DefaultsStore(suiteName: "probe.smoke")!
-s[.plainLet] += 41
-s[.dict]["b"] = [2, 3]
-print(s[.plainLet], s[.dict], s.snapshot())
+
+enum Fixture {
+    static let count = UserDefaultTypedKey<Int>("count", defaultValue: 0)
+    static let date = UserDefaultTypedKey<Date>("date", defaultValue: .distantPast)
+    static let dates = UserDefaultTypedKey<[Date]>("dates", defaultValue: [])
+    static let theme = UserDefaultTypedKey<Theme>("theme", defaultValue: .system)
+    static let profile = UserDefaultTypedKey<Profile?>("profile")
+    static let urls = UserDefaultTypedKey<[URL]>("urls", defaultValue: [])
+    static let urlsByName = UserDefaultTypedKey<[String: URL]>("urlsByName", defaultValue: [:])
+    static let homepage = UserDefaultTypedKey<URL?>("homepage")
+
+    static let urlValues = [
+        "https://example.com/p?q=1&r=a%20b#frag",
+        "https://bücher.example/straße?q=ä",
+        "mailto:ada@example.com?subject=Hi%20there",
+        "ftp://user@ftp.example.com:2121/pub/file.txt",
+    ].compactMap(URL.init(string:)) + [URL(fileURLWithPath: "/tmp/a dir/ünï cødé.txt")]
+
+    static func write(to store: DefaultsStore) {
+        store[count] = 42
+        store[date] = Date(timeIntervalSince1970: 1_700_000_000.123456)
+        store[dates] = [Date(timeIntervalSince1970: 0.001), Date(timeIntervalSince1970: 1_800_000_000.5)]
+        store[theme] = .dark
+        store[profile] = Profile(name: "Ada", born: Date(timeIntervalSince1970: -4_000_000_000.25))
+        store[urls] = urlValues
+        store[urlsByName] = ["first": urlValues[0], "file": urlValues[4]]
+        store[homepage] = urlValues[1]
+    }
+
+    static func dump(_ store: DefaultsStore) {
+        func seconds(_ date: Date) -> String { String(format: "%.6f", date.timeIntervalSince1970) }
+        print("count=\(store[count])")
+        print("date=\(seconds(store[date]))")
+        print("dates=\(store[dates].map(seconds).joined(separator: ","))")
+        print("theme=\(store[theme].rawValue)")
+        print("profile=\(store[profile].map { "\($0.name)@\(seconds($0.born))" } ?? "nil")")
+        print("urls=\(store[urls].map(\.absoluteString).joined(separator: " "))")
+        print("urlsByName=\(store[urlsByName].sorted { $0.key < $1.key }.map { "\($0.key):\($0.value.absoluteString)" }.joined(separator: " "))")
+        print("homepage=\(store[homepage]?.absoluteString ?? "nil")")
+    }
+}
+
+/// Writes a line unbuffered, so a test waiting for it sees it at once.
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+    exit(2)
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard arguments.count >= 2, let store = DefaultsStore(suiteName: arguments[1]) else {
+    fail("usage: typed-defaults-probe write|dump|burst|count|flush|args SUITE ...")
+}
+
+switch arguments[0] {
+case "write":
+    Fixture.write(to: store)
+    switch arguments.count > 2 ? arguments[2] : "return" {
+    case "exit":
+        exit(0)
+    case "wait":
+        say("written")
+        _ = readLine()  // the test kills the process while it waits here
+    default:
+        break  // return from main
+    }
+case "dump":
+    Fixture.dump(store)
+case "burst":
+    guard arguments.count == 4, let total = Int(arguments[3]) else { fail("burst SUITE PREFIX COUNT") }
+    say("ready")
+    _ = readLine()
+    for index in 0..<total {
+        store[UserDefaultTypedKey<Int>("\(arguments[2])\(index)", defaultValue: -1)] = index
+        do {
+            try store.flush()
+        } catch {
+            fail("\(error)")
+        }
+    }
+case "count":
+    guard arguments.count == 3 else { fail("count SUITE PREFIX") }
+    let snapshot = store.snapshot()
+    let matching = snapshot.filter { name, value in
+        name.hasPrefix(arguments[2]) && "\(arguments[2])\(value)" == name
+    }
+    print(matching.count)
+case "flush":
+    store[Fixture.count] = 1
+    do {
+        try store.flush()
+        print("flushed")
+    } catch {
+        print("error: \(error)")
+        exit(1)
+    }
+case "args":
+    print("count=\(store[UserDefaultTypedKey<Int>("count", defaultValue: 0)])")
+    print("small=\(store[UserDefaultTypedKey<Int8>("small", defaultValue: 0)])")
+    print("verbose=\(store[UserDefaultTypedKey<Bool>("verbose", defaultValue: false)])")
+    print("ratio=\(store[UserDefaultTypedKey<Double>("ratio", defaultValue: 0)])")
+    print("scale=\(store[UserDefaultTypedKey<Float>("scale", defaultValue: 0)])")
+    print("name=\(store[UserDefaultTypedKey<String>("name", defaultValue: "")])")
+    print("site=\(store[UserDefaultTypedKey<URL?>("site")]?.absoluteString ?? "nil")")
+    print("when=\(store[UserDefaultTypedKey<Date?>("when")].map { String($0.timeIntervalSince1970) } ?? "nil")")
+    print("theme=\(store[Fixture.theme].rawValue)")
+    print("list=\(store[UserDefaultTypedKey<[String]>("list", defaultValue: [])])")
+    print("map=\(store[UserDefaultTypedKey<[String: Int]>("map", defaultValue: [:])].sorted { $0.key < $1.key })")
+    print("stored=\(store.snapshot().keys.sorted())")
+case "remove":
+    DefaultsStore.removeSuite(named: arguments[1])
+default:
+    fail("unknown command \(arguments[0])")
+}

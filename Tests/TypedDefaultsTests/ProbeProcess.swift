@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+/// Runs `typed-defaults-probe`, the package's small executable, as a real child process.
+struct ProbeProcess {
+    struct Output {
+        let status: Int32
+        let reason: Process.TerminationReason
+        let standardOutput: String
+        let standardError: String
+        var lines: [String] { standardOutput.split(separator: "\n").map(String.init) }
+    }
+
+    /// The probe built beside the test binary (SwiftPM builds it, as a dependency of the tests).
+    static let executable: URL? = {
+        var directory = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        for _ in 0..<6 {
+            directory.deleteLastPathComponent()
+            let candidate = directory.appendingPathComponent("typed-defaults-probe")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return nil
+    }()
+
+    let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    private let errors = Pipe()
+
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+        guard let executable = Self.executable else {
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "typed-defaults-probe is not built"])
+        }
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+    }
+
+    /// Runs the probe to the end.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
+        let probe = try ProbeProcess(arguments, environment: environment)
+        try probe.input.fileHandleForWriting.close()
+        return probe.finish()
+    }
+
+    /// Blocks until the probe writes `line` on standard output (the probe's own signal, not a guess
+    /// at timing), and returns false if it ends first.
+    func waitForLine(_ line: String) -> Bool {
+        var received = ""
+        while !received.split(separator: "\n").contains(Substring(line)) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { return false }
+            received += String(decoding: chunk, as: UTF8.self)
+        }
+        return true
+    }
+
+    func send(_ line: String) throws {
+        try input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
+    }
+
+    func kill() {
+        Foundation.kill(process.processIdentifier, SIGKILL)
+    }
+
+    func finish() -> Output {
+        let standardOutput = output.fileHandleForReading.readDataToEndOfFile()
+        let standardError = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Output(
+            status: process.terminationStatus, reason: process.terminationReason,
+            standardOutput: String(decoding: standardOutput, as: UTF8.self),
+            standardError: String(decoding: standardError, as: UTF8.self))
+    }
+}
+
+/// A unique suite for a test that involves child processes, removed afterwards.
+func withProcessSuite(_ label: String = #function, _ body: (String) throws -> Void) rethrows {
+    let suiteName = uniqueSuiteName(label)
+    defer { _ = try? ProbeProcess.run(["remove", suiteName]) }
+    try body(suiteName)
+}
