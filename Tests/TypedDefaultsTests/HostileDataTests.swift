@@ -113,13 +113,13 @@ struct HostileDataTests {
 
     @Test func hostileValuesReadThroughAStoreGiveTheDefault() throws {
         try withStore { store in
-            let key = UserDefaultTypedKey<[String: [Int]]>("nested", defaultValue: ["d": [0]])
+            let key = UserDefaultTypedKey<[String: [Int]]>("hostileNested", defaultValue: ["d": [0]])
             for object in [["a": [1, 2, "3x"]], ["a": 5], [1, 2], "{a = (1, x);}", Data(), Double.nan] as [Any] {
-                store.storage.set(object, forKey: "nested")
+                store.storage.set(object, forKey: "hostileNested")
                 #expect(store[key] == ["d": [0]])
             }
             // Through the disk as well: what is saved and read back by Foundation still gives the default.
-            store.storage.set(["a": [1, "deep"]], forKey: "nested")
+            store.storage.set(["a": [1, "deep"]], forKey: "hostileNested")
             try store.flush()
             #expect(store[key] == ["d": [0]])
         }

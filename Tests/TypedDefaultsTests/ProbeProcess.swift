@@ -52,8 +52,7 @@ struct ProbeProcess {
     func waitForLine(_ line: String) -> Bool {
         var received = ""
         while !received.split(separator: "\n").contains(Substring(line)) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { return false }
+            guard let chunk = Self.readChunk(output), !chunk.isEmpty else { return false }
             received += String(decoding: chunk, as: UTF8.self)
         }
         return true
@@ -67,9 +66,26 @@ struct ProbeProcess {
         Foundation.kill(process.processIdentifier, SIGKILL)
     }
 
+    /// Reads what the pipe has, retrying a read that a signal interrupts (Foundation's `FileHandle`
+    /// traps on EINTR, and child processes make signals arrive); nil on error, empty at end of file.
+    private static func readChunk(_ pipe: Pipe) -> Data? {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(pipe.fileHandleForReading.fileDescriptor, &buffer, buffer.count)
+            if count >= 0 { return Data(buffer[0..<count]) }
+            if errno != EINTR { return nil }
+        }
+    }
+
+    private static func readToEnd(_ pipe: Pipe) -> Data {
+        var data = Data()
+        while let chunk = readChunk(pipe), !chunk.isEmpty { data += chunk }
+        return data
+    }
+
     func finish() -> Output {
-        let standardOutput = output.fileHandleForReading.readDataToEndOfFile()
-        let standardError = errors.fileHandleForReading.readDataToEndOfFile()
+        let standardOutput = Self.readToEnd(output)
+        let standardError = Self.readToEnd(errors)
         process.waitUntilExit()
         return Output(
             status: process.terminationStatus, reason: process.terminationReason,

@@ -16,7 +16,7 @@ extension DefaultsStore {
         let oldStoredName = keyPrefix + oldName
         let newStoredName = storedName(key)
         guard oldStoredName != newStoredName, !hasKey(key),
-            let oldObject = storedObject(forStoredName: oldStoredName),
+            let oldObject = context.storedObject(forName: oldStoredName),
             let value = Value(userDefaultsObject: oldObject),
             let newObject = value.userDefaultsObject
         else { return false }
@@ -41,12 +41,6 @@ extension DefaultsStore {
         for name in storedObjects().keys where name.hasPrefix(keyPrefix) {
             write(nil, forStoredName: name)
         }
-    }
-
-    /// The stored object for a full stored name, not counting registered defaults.
-    private func storedObject(forStoredName name: String) -> Any? {
-        if let stored = context.storedValues() { return stored[name] }
-        return storedObjects()[name]
     }
 
     /// What the storage holds, without registered defaults. For a backend that cannot list its values,

@@ -95,10 +95,7 @@ public final class DefaultsStore: Sendable {
 
     /// Whether a value is stored for `key`. Registered defaults and launch arguments do not count.
     public func hasKey<Value>(_ key: UserDefaultTypedKey<Value>) -> Bool {
-        let name = storedName(key)
-        if let stored = context.storedValues() { return stored[name] != nil }
-        guard let object = context.storage.object(forKey: name) else { return false }
-        return !propertyListsEqual(object, key.defaultObject)
+        context.storedObject(forName: storedName(key)) != nil
     }
 
     /// Removes the stored value for `key`, so that reads give its default again.

@@ -13,11 +13,16 @@ final class StorageContext: @unchecked Sendable {
     let domain: String?
     let persistence: Persistence?
     let observers = ObserverRegistry()
-    private let keyRecords = Locked<[String: KeyRecord]>([:])
+    /// The first key seen for each stored name. `UserDefaults` keeps registered defaults in one domain
+    /// for the whole process, shared by every suite, so all `UserDefaults` storages share one record:
+    /// two suites that give one name different defaults would show each other's default.
+    private let keyRecords: Locked<[String: KeyRecord]>
+    private static let userDefaultsKeyRecords = Locked<[String: KeyRecord]>([:])
 
     private init(storage: any KeyValueStorage, domain: String?) {
         self.storage = storage
         self.domain = domain
+        keyRecords = storage is UserDefaults ? Self.userDefaultsKeyRecords : Locked([:])
         if let defaults = storage as? UserDefaults {
             persistence = Persistence.make(domain: domain, defaults: defaults)
         } else {
@@ -85,7 +90,8 @@ final class StorageContext: @unchecked Sendable {
         }
     }
 
-    /// Stored names used with this storage in this process, with their registered defaults.
+    /// Stored names used with this storage in this process (for `UserDefaults`, with any suite), with
+    /// their registered defaults.
     func registeredDefaults() -> [String: Any?] {
         keyRecords.withLock { records in records.mapValues(\.defaultObject) }
     }
@@ -98,6 +104,15 @@ final class StorageContext: @unchecked Sendable {
             return defaults.persistentDomain(forName: domain) ?? [:]
         }
         return storage.storedValues()
+    }
+
+    /// The object stored for `name`, not counting registered defaults. A backend that cannot list its
+    /// values cannot tell a stored value equal to the registered default from the default itself.
+    func storedObject(forName name: String) -> Any? {
+        if let stored = storedValues() { return stored[name] }
+        guard let object = storage.object(forKey: name) else { return nil }
+        let defaultObject = keyRecords.withLock { $0[name]?.defaultObject }
+        return propertyListsEqual(object, defaultObject) ? nil : object
     }
 }
 
