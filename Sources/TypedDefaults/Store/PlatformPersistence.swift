@@ -18,6 +18,92 @@ import Foundation
     final class Persistence: Sendable {
         static func make(domain: String?, defaults: UserDefaults) -> Persistence? { nil }
         func recordWrite(_ object: Any?, forKey key: String) {}
+        func flush() throws {}
+        func discardPending() {}
+        func removeFiles() {}
+    }
+
+#else
+
+    /// Saves the writes the library makes to one `UserDefaults` domain on Linux.
+    final class Persistence: @unchecked Sendable {
+        // @unchecked: `UserDefaults` is thread-safe but not marked Sendable on Linux; the rest is
+        // guarded by locks.
+        /// How long after the first of a burst of writes they are saved: far below a second, so that a
+        /// process killed a second after a write has saved it, and long enough to gather a burst.
+        static let saveDelay: DispatchTimeInterval = .milliseconds(100)
+
+        private struct Pending {
+            var changes: [String: Any?] = [:]  // name -> new object; nil removes
+            var saveScheduled = false
+            var locationChecked = false
+            var usesSynchronize = false  // Foundation keeps the file somewhere else: let it save
+        }
+
+        private let domain: String?
+        private let defaults: UserDefaults
+        private let pending = Locked(Pending())
+        /// Serializes saves within the process; the file lock serializes them across processes.
+        private let saving = NSLock()
+
+        private init(domain: String?, defaults: UserDefaults) {
+            self.domain = domain
+            self.defaults = defaults
+        }
+
+        /// A persistence for `defaults`; `domain` is its suite name, or nil when the library cannot know
+        /// it (a `UserDefaults` made by the caller), in which case saving falls back to `synchronize()`.
+        static func make(domain: String?, defaults: UserDefaults) -> Persistence? {
+            let persistence = Persistence(domain: domain, defaults: defaults)
+            ExitSaver.shared.add(persistence)
+            return persistence
+        }
+
+        /// `$XDG_CONFIG_HOME`, else `~/.config`: where Foundation keeps `<domain>.plist` on Linux.
+        private var fileURL: URL? {
+            guard let domain else { return nil }
+            let environment = ProcessInfo.processInfo.environment
+            let directory: String
+            if let configHome = environment["XDG_CONFIG_HOME"], configHome.hasPrefix("/") {
+                directory = configHome
+            } else {
+                directory = NSHomeDirectory() + "/.config"
+            }
+            return URL(fileURLWithPath: directory).appendingPathComponent(domain + ".plist")
+        }
+
+        func recordWrite(_ object: Any?, forKey key: String) {
+            let mustSchedule = pending.withLock { state -> Bool in
+                state.changes[key] = .some(object)
+                defer { state.saveScheduled = true }
+                return !state.saveScheduled
+            }
+            if mustSchedule {
+                DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + Self.saveDelay) { [self] in
+                    do {
+                        try flush()
+                    } catch {
+                        ErrorReporting.report(error)
+                    }
+                }
+            }
+        }
+
+        /// Forgets unsaved writes, for a domain that is being removed.
+        func discardPending() {
+            pending.withLock { $0.changes.removeAll() }
+        }
+
+        /// Removes the domain's file and its lock file.
+        func removeFiles() {
+            guard let fileURL else { return }
+            saving.lock()
+            defer { saving.unlock() }
+            try? FileManager.default.removeItem(at: fileURL)
+            try? FileManager.default.removeItem(at: lockURL(for: fileURL))
+        }
+
+        /// Saves every pending write now.
         func flush() throws {
             saving.lock()
             defer { saving.unlock() }
