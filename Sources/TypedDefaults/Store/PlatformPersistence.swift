@@ -21,6 +21,7 @@ import Foundation
         func flush() throws {}
         func discardPending() {}
         func removeFiles() {}
+        func applyChanges(to values: inout [String: Any]) {}
     }
 
 #else
@@ -35,6 +36,9 @@ import Foundation
 
         private struct Pending {
             var changes: [String: Any?] = [:]  // name -> new object; nil removes
+            /// Every change made through the library in this process, saved or not. Foundation's
+            /// `persistentDomain(forName:)` for the standard domain shows only what is on disk.
+            var sessionChanges: [String: Any?] = [:]
             var saveScheduled = false
             var locationChecked = false
             var usesSynchronize = false  // Foundation keeps the file somewhere else: let it save
@@ -75,6 +79,7 @@ import Foundation
         func recordWrite(_ object: Any?, forKey key: String) {
             let mustSchedule = pending.withLock { state -> Bool in
                 state.changes[key] = .some(object)
+                state.sessionChanges[key] = .some(object)
                 defer { state.saveScheduled = true }
                 return !state.saveScheduled
             }
@@ -91,7 +96,18 @@ import Foundation
 
         /// Forgets unsaved writes, for a domain that is being removed.
         func discardPending() {
-            pending.withLock { $0.changes.removeAll() }
+            pending.withLock { state in
+                state.changes.removeAll()
+                state.sessionChanges.removeAll()
+            }
+        }
+
+        /// Applies the changes made through the library in this process to `values`, the persistent
+        /// domain as Foundation reports it.
+        func applyChanges(to values: inout [String: Any]) {
+            for (key, object) in pending.withLock({ $0.sessionChanges }) {
+                values[key] = object
+            }
         }
 
         /// Removes the domain's file and its lock file.

@@ -101,7 +101,9 @@ final class StorageContext: @unchecked Sendable {
     /// Every stored value, without registered defaults and launch arguments, if the storage can list them.
     func storedValues() -> [String: Any]? {
         if let defaults = storage as? UserDefaults, let domain {
-            return defaults.persistentDomain(forName: domain) ?? [:]
+            var values = defaults.persistentDomain(forName: domain) ?? [:]
+            persistence?.applyChanges(to: &values)
+            return values
         }
         return storage.storedValues()
     }
