@@ -7,10 +7,12 @@ let package = Package(
     products: [
         .library(name: "TypedDefaults", targets: ["TypedDefaults"]),
         .executable(name: "typed-defaults-demo", targets: ["typed-defaults-demo"]),
+        .executable(name: "typed-defaults-bench", targets: ["typed-defaults-bench"]),
     ],
     targets: [
         .target(name: "TypedDefaults"),
         .executableTarget(name: "typed-defaults-demo", dependencies: ["TypedDefaults"]),
+        .executableTarget(name: "typed-defaults-bench", dependencies: ["TypedDefaults"]),
         // A small program the tests start as a child process to prove persistence across processes.
         .executableTarget(name: "typed-defaults-probe", dependencies: ["TypedDefaults"]),
         .testTarget(name: "TypedDefaultsTests", dependencies: ["TypedDefaults", "typed-defaults-probe"]),

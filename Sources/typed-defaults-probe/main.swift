@@ -30,12 +30,13 @@ enum Fixture {
     static let urlsByName = UserDefaultTypedKey<[String: URL]>("urlsByName", defaultValue: [:])
     static let homepage = UserDefaultTypedKey<URL?>("homepage")
 
-    static let urlValues = [
-        "https://example.com/p?q=1&r=a%20b#frag",
-        "https://bücher.example/straße?q=ä",
-        "mailto:ada@example.com?subject=Hi%20there",
-        "ftp://user@ftp.example.com:2121/pub/file.txt",
-    ].compactMap(URL.init(string:)) + [URL(fileURLWithPath: "/tmp/a dir/ünï cødé.txt")]
+    static let urlValues =
+        [
+            "https://example.com/p?q=1&r=a%20b#frag",
+            "https://bücher.example/straße?q=ä",
+            "mailto:ada@example.com?subject=Hi%20there",
+            "ftp://user@ftp.example.com:2121/pub/file.txt",
+        ].compactMap(URL.init(string:)) + [URL(fileURLWithPath: "/tmp/a dir/ünï cødé.txt")]
 
     static func write(to store: DefaultsStore) {
         store[count] = 42
@@ -56,7 +57,9 @@ enum Fixture {
         print("theme=\(store[theme].rawValue)")
         print("profile=\(store[profile].map { "\($0.name)@\(seconds($0.born))" } ?? "nil")")
         print("urls=\(store[urls].map(\.absoluteString).joined(separator: " "))")
-        print("urlsByName=\(store[urlsByName].sorted { $0.key < $1.key }.map { "\($0.key):\($0.value.absoluteString)" }.joined(separator: " "))")
+        print(
+            "urlsByName=\(store[urlsByName].sorted { $0.key < $1.key }.map { "\($0.key):\($0.value.absoluteString)" }.joined(separator: " "))"
+        )
         print("homepage=\(store[homepage]?.absoluteString ?? "nil")")
     }
 }

@@ -41,7 +41,8 @@ struct PropertyListGenerator {
         case 2: return Double(bitPattern: random.next())
         case 3: return Self.texts.randomElement(using: &random)!
         case 4: return Data((0..<Int(random.next() % 20)).map { _ in UInt8(truncatingIfNeeded: random.next()) })
-        case 5: return Date(timeIntervalSince1970: Double(Int64(truncatingIfNeeded: random.next()) % 10_000_000_000) / 1000)
+        case 5:
+            return Date(timeIntervalSince1970: Double(Int64(truncatingIfNeeded: random.next()) % 10_000_000_000) / 1000)
         case 6, 7:
             return (0..<Int(random.next() % 4)).map { _ in value(depth: depth + 1) }
         default:

@@ -57,7 +57,9 @@ struct KeyNamingTests {
 struct KeyConflictTests {
     @Test func theHelperFindsNamesWithTwoTypesOrTwoDefaults() {
         let otherDefault = UserDefaultTypedKey<Int>("launchCount", defaultValue: 1)
-        let conflicts = UserDefaultTypedKeys.conflicts(among: [.launchCount, .theme, .legacyTheme, otherDefault, .recent])
+        let conflicts = UserDefaultTypedKeys.conflicts(among: [
+            .launchCount, .theme, .legacyTheme, otherDefault, .recent,
+        ])
         #expect(conflicts.map(\.name) == ["theme", "launchCount"])
         #expect(conflicts[0].first.contains("Theme") && conflicts[0].second.contains("String"))
         #expect(conflicts[1].second.contains("defaultValue: 1"))

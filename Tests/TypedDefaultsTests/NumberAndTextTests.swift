@@ -85,17 +85,18 @@ struct NumberConversionTests {
 
 @Suite("URLs and dates round-trip exactly")
 struct URLAndDateTests {
-    static let urls: [URL] = [
-        "https://example.com/p?q=1&r=a%20b#frag",
-        "http://example.com:8080/a/b/?x=%2F&y=%E2%9C%93",
-        "https://bücher.example/straße?q=ä",
-        "https://xn--bcher-kva.example/",
-        "mailto:ada@example.com?subject=Hi%20there",
-        "ftp://user@ftp.example.com:2121/pub/file.txt",
-    ].compactMap(URL.init(string:)) + [
-        URL(fileURLWithPath: "/tmp/a dir/ünï cødé.txt"),
-        URL(fileURLWithPath: "/tmp/folder", isDirectory: true),
-    ]
+    static let urls: [URL] =
+        [
+            "https://example.com/p?q=1&r=a%20b#frag",
+            "http://example.com:8080/a/b/?x=%2F&y=%E2%9C%93",
+            "https://bücher.example/straße?q=ä",
+            "https://xn--bcher-kva.example/",
+            "mailto:ada@example.com?subject=Hi%20there",
+            "ftp://user@ftp.example.com:2121/pub/file.txt",
+        ].compactMap(URL.init(string:)) + [
+            URL(fileURLWithPath: "/tmp/a dir/ünï cødé.txt"),
+            URL(fileURLWithPath: "/tmp/folder", isDirectory: true),
+        ]
 
     @Test(arguments: Backend.allCases)
     func urlsRoundTripAloneAndInCollections(_ backend: Backend) {
@@ -115,7 +116,9 @@ struct URLAndDateTests {
             // The archived form Apple's `UserDefaults.set(_: URL, forKey:)` writes.
             let archived = try NSKeyedArchiver.archivedData(withRootObject: url as NSURL, requiringSecureCoding: true)
             #expect(read(archived, as: URL?.self, default: nil, in: store) == url)
-            #expect(read("/tmp/plain path", as: URL?.self, default: nil, in: store) == URL(fileURLWithPath: "/tmp/plain path"))
+            #expect(
+                read("/tmp/plain path", as: URL?.self, default: nil, in: store)
+                    == URL(fileURLWithPath: "/tmp/plain path"))
             #expect(read("~/notes.txt", as: URL?.self, default: nil, in: store)?.path.hasSuffix("/notes.txt") == true)
             #expect(read("no scheme here", as: URL?.self, default: nil, in: store) == nil)
         }

@@ -70,7 +70,9 @@ struct ObservationTests {
             let writerName = "writer-\(UUID().uuidString)"
             let seen = Recorder<String>()
             let token = store.observe(.launchCount) { change in
-                seen.append("\(Thread.current.threadDictionary["name"] as? String == writerName) \(store[.launchCount] == change.newValue)")
+                seen.append(
+                    "\(Thread.current.threadDictionary["name"] as? String == writerName) \(store[.launchCount] == change.newValue)"
+                )
             }
             let done = DispatchSemaphore(value: 0)
             Thread.detachNewThread {

@@ -29,7 +29,8 @@ struct ProbeProcess {
 
     init(_ arguments: [String], environment: [String: String] = [:]) throws {
         guard let executable = Self.executable else {
-            throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "typed-defaults-probe is not built"])
+            throw CocoaError(
+                .fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "typed-defaults-probe is not built"])
         }
         process.executableURL = executable
         process.arguments = arguments

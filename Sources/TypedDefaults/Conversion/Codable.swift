@@ -21,16 +21,36 @@ extension UserDefaultConvertible where Self: Codable {
     public var userDefaultsObject: Any? { encodedJSON(self) }
 }
 
-func decodedJSON<Value: Decodable>(_ object: Any) -> Value? {
-    let data: Data
+func decodedJSON<Value: Decodable & Sendable>(_ object: Any) -> Value? {
     if let text = object as? String {
-        data = Data(text.utf8)
-    } else if let bytes = object as? Data {
-        data = bytes
-    } else {
-        return nil
+        return DecodedJSONCache.value(for: text) { try? JSONDecoder().decode(Value.self, from: Data(text.utf8)) }
     }
+    guard let data = object as? Data else { return nil }
     return try? JSONDecoder().decode(Value.self, from: data)
+}
+
+/// Decoded values by type and JSON text, so reading a value that has not changed does not decode the
+/// same bytes again. Keyed by the text itself: when another writer changes the stored JSON, the new
+/// text misses the cache and decodes, so a stale value is never returned.
+enum DecodedJSONCache {
+    private struct Key: Hashable {
+        let type: ObjectIdentifier
+        let text: String
+    }
+    /// Bounds the memory: past this many entries the cache starts again from empty.
+    static let capacity = 512
+    private static let entries = Locked<[Key: any Sendable]>([:])
+
+    static func value<Value: Sendable>(for text: String, decode: () -> Value?) -> Value? {
+        let key = Key(type: ObjectIdentifier(Value.self), text: text)
+        if let cached = entries.withLock({ $0[key] }) as? Value { return cached }
+        guard let value = decode() else { return nil }
+        entries.withLock { entries in
+            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+            entries[key] = value
+        }
+        return value
+    }
 }
 
 func encodedJSON<Value: Encodable>(_ value: Value) -> String? {

@@ -45,6 +45,9 @@ func parsingPropertyListText(_ object: Any) -> Any {
 }
 
 func convertedElements<Element: UserDefaultConvertible>(_ object: Any) -> [Element]? {
+    // Fast path: elements stored as exactly `Element` (strings, numbers, dates) need no conversion. A
+    // cast fails at the first element of another type, and the conversion below handles those.
+    if let values = object as? [Element] { return values }
     guard let elements = object as? [Any] ?? parsingPropertyListText(object) as? [Any] else { return nil }
     var values: [Element] = []
     values.reserveCapacity(elements.count)
@@ -98,6 +101,10 @@ extension Set: UserDefaultConvertible where Element: UserDefaultConvertible {
 extension Dictionary: UserDefaultConvertible where Key == String, Value: UserDefaultConvertible {
     /// Reads a dictionary whose every value reads as `Value`.
     public init?(userDefaultsObject object: Any) {
+        if let values = object as? [String: Value] {
+            self = values
+            return
+        }
         guard
             let entries = object as? [String: Any]
                 ?? parsingPropertyListText(object) as? [String: Any]

@@ -3,7 +3,7 @@ import Foundation
 extension String: UserDefaultConvertible {
     /// Reads a stored string; any other type reads as `nil`.
     public init?(userDefaultsObject object: Any) {
-        guard let value = object as? String else { return nil }
+        guard let value = exactValue(object, as: String.self) ?? object as? String else { return nil }
         self = value
     }
     /// The string itself.

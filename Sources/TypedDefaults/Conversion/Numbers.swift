@@ -5,10 +5,22 @@ import Foundation
 // Every conversion here is exact: a value that does not fit the key's type reads as nil (the default),
 // and nothing traps.
 
+/// `object` as `T` when it holds exactly a `T`. Cheaper than `as? T`, which goes through the runtime's
+/// general cast on `Any`; a read of a plain value takes this path first.
+@inline(__always)
+func exactValue<T>(_ object: Any, as type: T.Type) -> T? {
+    func open<Boxed>(_ boxed: Boxed) -> T? {
+        Boxed.self == T.self ? unsafeBitCast(boxed, to: T.self) : nil
+    }
+    return open(object)
+}
+
 extension Bool: UserDefaultConvertible {
     /// Reads a Boolean, the numbers 0 and 1, or the text `YES`/`NO`/`true`/`false`/`1`/`0`.
     public init?(userDefaultsObject object: Any) {
-        if let value = object as? Bool {
+        if let value = exactValue(object, as: Bool.self) {
+            self = value
+        } else if let value = object as? Bool {
             self = value
         } else if let text = object as? String {
             switch text.trimmingCharacters(in: .whitespaces).lowercased() {
@@ -68,7 +80,9 @@ func exactDouble(_ object: Any) -> Double? {
 extension Int: UserDefaultConvertible {
     /// Reads any integer in range, a whole-valued floating-point number, or integer text.
     public init?(userDefaultsObject object: Any) {
-        if let value = object as? Int {
+        if let value = exactValue(object, as: Int.self) {
+            self = value
+        } else if let value = object as? Int {
             self = value
         } else if let value: Int = exactInteger(object) {
             self = value
@@ -173,7 +187,9 @@ extension UInt64: UserDefaultConvertible {
 extension Double: UserDefaultConvertible {
     /// Reads any number (integers too) or decimal text.
     public init?(userDefaultsObject object: Any) {
-        if let value = object as? Double {
+        if let value = exactValue(object, as: Double.self) {
+            self = value
+        } else if let value = object as? Double {
             self = value
         } else if let value = exactDouble(object) {
             self = value

@@ -1,5 +1,6 @@
 /// The stores a key has been used with and the name it is stored under in each, so that a read looks
 /// up the name and registers the default once per store rather than on every access.
+@usableFromInline
 final class KeyRegistrations: Sendable {
     private struct Entry {
         let store: UInt64

@@ -26,14 +26,17 @@ open class UserDefaultTypedKeys: @unchecked Sendable {
 /// }
 /// ```
 public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefaultTypedKeys, @unchecked Sendable {
+    // The properties that do not depend on `Value` come first, so that reading them needs no generic
+    // metadata: a read looks them up on every access.
+
     /// The name the value is stored under, before any store prefix.
     public let name: String
-    /// The value a read returns when nothing readable is stored.
-    public let defaultValue: Value
     /// The default in its stored form, computed once; `nil` when there is nothing to register.
     let defaultObject: Any?
     /// Where this key is registered already.
-    let registrations = KeyRegistrations()
+    @usableFromInline let registrations = KeyRegistrations()
+    /// The value a read returns when nothing readable is stored.
+    public let defaultValue: Value
 
     /// Creates a key with a name and a default.
     ///

@@ -11,7 +11,7 @@ import Foundation
 ///
 /// A store is cheap to share and safe to use from any thread.
 public final class DefaultsStore: Sendable {
-    let context: StorageContext
+    @usableFromInline let context: StorageContext
     /// Prepended to every key's name: with `"app."`, `launchCount` is stored as `app.launchCount`.
     public let keyPrefix: String
     /// Tells this store apart in the keys' caches of where they are registered.
@@ -53,7 +53,7 @@ public final class DefaultsStore: Sendable {
     // MARK: Reading and writing
 
     /// The name `key` is stored under in this store, with its default registered the first time.
-    @inline(__always)
+    @usableFromInline
     func storedName<Value>(_ key: UserDefaultTypedKey<Value>) -> String {
         if let name = key.registrations.storedName(inStore: serial) { return name }
         let name = keyPrefix + key.name
@@ -67,7 +67,9 @@ public final class DefaultsStore: Sendable {
     /// Setting `nil` on an optional key removes the stored value. A value stored in a form the key's
     /// type does not read gives the default; nothing traps.
     public subscript<Value>(key: UserDefaultTypedKey<Value>) -> Value {
-        get {
+        // Inlinable so that a read is specialized for the key's type where it is written: generic code
+        // would look up `Optional<Value>` metadata on every read.
+        @inlinable get {
             let name = storedName(key)
             guard let object = context.storage.object(forKey: name) else { return key.defaultValue }
             return Value(userDefaultsObject: object) ?? key.defaultValue

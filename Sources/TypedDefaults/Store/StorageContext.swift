@@ -5,10 +5,11 @@ import Foundation
 ///
 /// There is one context per suite name and one per storage object, so two stores over the same suite
 /// see each other's registrations and notify each other's observers.
+@usableFromInline
 final class StorageContext: @unchecked Sendable {
     // @unchecked: `storage` is required to be thread-safe (see `KeyValueStorage`); the rest is `let`
     // or guarded by a lock.
-    let storage: any KeyValueStorage
+    @usableFromInline let storage: any KeyValueStorage
     /// The suite name, when known: it names the file on Linux and the persistent domain.
     let domain: String?
     let persistence: Persistence?

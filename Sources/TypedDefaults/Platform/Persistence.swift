@@ -1,6 +1,6 @@
 import Foundation
 
-// The one place where platforms differ.
+// The one place where platforms differ (Sources/TypedDefaults/Platform/).
 //
 // Apple platforms: the system's preferences daemon persists every `UserDefaults` write, keeps full date
 // precision and merges writers from several processes. Nothing to do.

@@ -1,0 +1,283 @@
+// `swift run -c release typed-defaults-bench [--check] [--json]`
+//
+// Measures the library next to the plain UserDefaults call a careful app would make, in one run:
+// each round times the library and then the plain call over the same number of operations, and the
+// report gives the median of the rounds' ns/op and of their ratios. `--check` exits 1 when a ratio is
+// over its budget; `--json` prints the figures for tools.
+import Foundation
+import TypedDefaults
+
+// MARK: Measuring
+
+/// Keeps a result alive so the optimizer cannot remove the work that made it.
+@inline(never)
+func keep<T>(_ value: T) {
+    withExtendedLifetime(value) {}
+}
+
+func nanoseconds(_ operations: Int, _ body: () -> Void) -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / Double(operations)
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted[sorted.count / 2]
+}
+
+struct Result: Codable {
+    let name: String
+    let libraryNanoseconds: Double
+    let baselineNanoseconds: Double
+    let ratio: Double
+    let budget: Double
+    let baseline: String
+    var withinBudget: Bool { ratio <= budget }
+}
+
+let rounds = 11
+var results: [Result] = []
+
+/// Times `library` and `plain` in alternating rounds: each round runs `operations` of each.
+@MainActor
+func compare(
+    _ name: String, budget: Double, baseline: String = "plain UserDefaults", operations: Int = 20_000,
+    library: (Int) -> Void, plain: (Int) -> Void
+) {
+    for index in 0..<min(operations, 1_000) {  // warm up caches and registrations
+        library(index)
+        plain(index)
+    }
+    var libraryTimes: [Double] = []
+    var plainTimes: [Double] = []
+    var ratios: [Double] = []
+    for _ in 0..<rounds {
+        let libraryTime = nanoseconds(operations) { for index in 0..<operations { library(index) } }
+        let plainTime = nanoseconds(operations) { for index in 0..<operations { plain(index) } }
+        libraryTimes.append(libraryTime)
+        plainTimes.append(plainTime)
+        ratios.append(libraryTime / plainTime)
+    }
+    results.append(
+        Result(
+            name: name, libraryNanoseconds: median(libraryTimes), baselineNanoseconds: median(plainTimes),
+            ratio: median(ratios), budget: budget, baseline: baseline))
+}
+
+// MARK: The cases
+
+enum Theme: String, UserDefaultConvertible { case light, dark, system }
+struct Options: OptionSet, UserDefaultConvertible {
+    let rawValue: Int
+}
+struct Profile: Codable, Equatable, UserDefaultConvertible {
+    var name: String
+    var age: Int
+    var tags: [String]
+}
+
+let suiteName = "typed-defaults-bench.\(ProcessInfo.processInfo.processIdentifier)"
+let store = DefaultsStore(suiteName: suiteName)!
+let plain = UserDefaults(suiteName: suiteName)!
+defer { DefaultsStore.removeSuite(named: suiteName) }
+
+/// Read and write of one type: the library through `key`, the plain API under another name.
+@MainActor
+func compareType<Value: UserDefaultConvertible>(
+    _ family: String, _ key: UserDefaultTypedKey<Value>, value: Value, readBudget: Double, writeBudget: Double,
+    plainRead: @escaping (String) -> Any?
+) {
+    let plainName = "plain." + key.name
+    store[key] = value
+    plain.set(value.userDefaultsObject, forKey: plainName)
+    compare(
+        "read \(family)", budget: readBudget, library: { _ in keep(store[key]) },
+        plain: { _ in keep(plainRead(plainName)) })
+    compare(
+        "write \(family)", budget: writeBudget, operations: 5_000,
+        library: { _ in store[key] = value }, plain: { _ in plain.set(value.userDefaultsObject, forKey: plainName) })
+}
+
+let profile = Profile(name: "Ada Lovelace", age: 36, tags: ["math", "engines"])
+compareType("Int", UserDefaultTypedKey<Int>("int", defaultValue: 0), value: 42, readBudget: 1.10, writeBudget: 1.10) {
+    plain.object(forKey: $0) as? Int
+}
+compareType(
+    "Bool", UserDefaultTypedKey<Bool>("bool", defaultValue: false), value: true, readBudget: 1.10, writeBudget: 1.10
+) {
+    plain.object(forKey: $0) as? Bool
+}
+compareType(
+    "Double", UserDefaultTypedKey<Double>("double", defaultValue: 0), value: 2.5, readBudget: 1.10, writeBudget: 1.10
+) {
+    plain.object(forKey: $0) as? Double
+}
+compareType(
+    "String", UserDefaultTypedKey<String>("string", defaultValue: ""), value: "hello", readBudget: 1.10,
+    writeBudget: 1.10
+) {
+    plain.object(forKey: $0) as? String
+}
+compareType(
+    "Date", UserDefaultTypedKey<Date>("date", defaultValue: .distantPast), value: Date(), readBudget: 1.10,
+    writeBudget: 1.10
+) {
+    plain.object(forKey: $0) as? Date
+}
+compareType(
+    "Data", UserDefaultTypedKey<Data>("data", defaultValue: Data()), value: Data(repeating: 7, count: 64),
+    readBudget: 1.10, writeBudget: 1.10
+) {
+    plain.object(forKey: $0) as? Data
+}
+compareType(
+    "URL", UserDefaultTypedKey<URL?>("url"), value: URL(string: "https://example.com/a?b=c"), readBudget: 1.10,
+    writeBudget: 1.10
+) {
+    (plain.object(forKey: $0) as? String).flatMap(URL.init(string:))
+}
+compareType(
+    "[String]", UserDefaultTypedKey<[String]>("strings", defaultValue: []), value: ["a", "b", "c", "d"],
+    readBudget: 1.25, writeBudget: 1.25
+) {
+    plain.object(forKey: $0) as? [String]
+}
+compareType(
+    "[String: Int]", UserDefaultTypedKey<[String: Int]>("dictionary", defaultValue: [:]),
+    value: ["a": 1, "b": 2, "c": 3], readBudget: 1.25, writeBudget: 1.25
+) {
+    plain.object(forKey: $0) as? [String: Int]
+}
+compareType(
+    "enum", UserDefaultTypedKey<Theme>("theme", defaultValue: .system), value: .dark, readBudget: 1.15,
+    writeBudget: 1.15
+) {
+    (plain.object(forKey: $0) as? String).flatMap(Theme.init(rawValue:))
+}
+compareType(
+    "OptionSet", UserDefaultTypedKey<Options>("options", defaultValue: []), value: Options(rawValue: 5),
+    readBudget: 1.15, writeBudget: 1.15
+) {
+    (plain.object(forKey: $0) as? Int).map(Options.init(rawValue:))
+}
+compareType("Optional", UserDefaultTypedKey<String?>("optional"), value: "set", readBudget: 1.10, writeBudget: 1.10) {
+    plain.object(forKey: $0) as? String
+}
+
+// A Codable read against a plain Int read: the library must not decode unchanged JSON again.
+let profileKey = UserDefaultTypedKey<Profile?>("profile")
+store[profileKey] = profile
+plain.set(3, forKey: "plain.int.forCodable")
+compare(
+    "read Codable (unchanged)", budget: 2.0, baseline: "plain Int read",
+    library: { _ in keep(store[profileKey]) },
+    plain: { _ in keep(plain.object(forKey: "plain.int.forCodable") as? Int) })
+let decoder = JSONDecoder()
+plain.set(profile.userDefaultsObject, forKey: "plain.profile")
+compare(
+    "read Codable (unchanged)", budget: 0.5, baseline: "plain JSON decode", operations: 5_000,
+    library: { _ in keep(store[profileKey]) },
+    plain: { _ in
+        keep(
+            (plain.object(forKey: "plain.profile") as? String).flatMap {
+                try? decoder.decode(Profile.self, from: Data($0.utf8))
+            })
+    })
+
+// The library's own cost, without UserDefaults: an Int read on InMemoryStorage against 100 ns.
+let memory = DefaultsStore(storage: InMemoryStorage())
+let memoryKey = UserDefaultTypedKey<Int>("memory", defaultValue: 0)
+memory[memoryKey] = 5
+// Reported against an absolute 100 ns: ratio = median ns / 100.
+let memoryTimes = (0..<rounds).map { _ in
+    nanoseconds(200_000) { for _ in 0..<200_000 { keep(memory[memoryKey]) } }
+}
+results.append(
+    Result(
+        name: "read Int, InMemoryStorage", libraryNanoseconds: median(memoryTimes), baselineNanoseconds: 100,
+        ratio: median(memoryTimes) / 100, budget: 1.0, baseline: "100 ns"))
+
+// Durable writes: 1,000 writes then a save (what exit does) against 1,000 plain sets.
+// Each side has a suite of its own, so the save writes only the library's 1,000 values.
+let burstStore = DefaultsStore(suiteName: suiteName + ".burst")!
+let plainBurst = UserDefaults(suiteName: suiteName + ".plainBurst")!
+defer {
+    DefaultsStore.removeSuite(named: suiteName + ".burst")
+    DefaultsStore.removeSuite(named: suiteName + ".plainBurst")
+}
+let burstKeys = (0..<1_000).map { UserDefaultTypedKey<Int>("burst\($0)", defaultValue: 0) }
+compare(
+    "1,000 writes + save", budget: 2.0, baseline: "1,000 plain sets", operations: 1,
+    library: { round in
+        for (index, key) in burstKeys.enumerated() { burstStore[key] = round &+ index }
+        try? burstStore.flush()
+    },
+    plain: { round in
+        for index in 0..<1_000 { plainBurst.set(round &+ index, forKey: "burst\(index)") }
+    })
+#if !canImport(Darwin)
+    compare(
+        "100 writes, synchronize each", budget: .infinity, baseline: "100 plain sets", operations: 1,
+        library: { round in
+            for index in 0..<100 {
+                plainBurst.set(round &+ index, forKey: "synced\(index)")
+                plainBurst.synchronize()
+            }
+        },
+        plain: { round in
+            for index in 0..<100 { plainBurst.set(round &+ index, forKey: "burst\(index)") }
+        })
+#endif
+
+// Scale: a read with 10,000 keys in use costs what it costs with 10.
+let small = DefaultsStore(suiteName: suiteName + ".small")!
+let large = DefaultsStore(suiteName: suiteName + ".large")!
+defer {
+    DefaultsStore.removeSuite(named: suiteName + ".small")
+    DefaultsStore.removeSuite(named: suiteName + ".large")
+}
+let smallKeys = (0..<10).map { UserDefaultTypedKey<Int>("small\($0)", defaultValue: $0) }
+let largeKeys = (0..<10_000).map { UserDefaultTypedKey<Int>("large\($0)", defaultValue: $0) }
+let registrationStart = DispatchTime.now().uptimeNanoseconds
+for key in largeKeys { keep(large[key]) }
+let registrationMilliseconds = Double(DispatchTime.now().uptimeNanoseconds - registrationStart) / 1e6
+for key in smallKeys { keep(small[key]) }
+compare(
+    "read with 10,000 keys in use", budget: 1.10, baseline: "with 10 keys",
+    library: { index in keep(large[largeKeys[index % 10]]) }, plain: { index in keep(small[smallKeys[index % 10]]) })
+results.append(
+    Result(
+        name: "register 10,000 keys (ms)", libraryNanoseconds: registrationMilliseconds * 1e6,
+        baselineNanoseconds: 50e6, ratio: registrationMilliseconds / 50, budget: 1.0, baseline: "50 ms"))
+
+// MARK: Report
+
+let arguments = CommandLine.arguments.dropFirst()
+if arguments.contains("--json") {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    print(String(decoding: try encoder.encode(results), as: UTF8.self))
+} else {
+    func column(_ text: String, _ width: Int) -> String { text.padding(toLength: width, withPad: " ", startingAt: 0) }
+    func number(_ value: Double) -> String {
+        value >= 1e5 ? String(format: "%.2e", value) : String(format: "%.1f", value)
+    }
+    print(
+        column("case", 30) + column("library ns", 12) + column("baseline ns", 13) + column("ratio", 8)
+            + column("budget", 8) + "baseline")
+    for result in results {
+        print(
+            column(result.name, 30) + column(number(result.libraryNanoseconds), 12)
+                + column(number(result.baselineNanoseconds), 13) + column(String(format: "%.2f", result.ratio), 8)
+                + column(result.budget.isFinite ? String(format: "%.2f", result.budget) : "-", 8)
+                + result.baseline + (result.withinBudget ? "" : "   OVER BUDGET"))
+    }
+}
+if arguments.contains("--check") {
+    let over = results.filter { !$0.withinBudget }
+    if !over.isEmpty {
+        FileHandle.standardError.write(Data("over budget: \(over.map(\.name).joined(separator: ", "))\n".utf8))
+        exit(1)
+    }
+}
