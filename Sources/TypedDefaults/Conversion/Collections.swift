@@ -63,12 +63,13 @@ func convertedElements<Element: UserDefaultConvertible>(_ object: Any) -> [Eleme
 extension Optional: UserDefaultConvertible where Wrapped: UserDefaultConvertible {
     /// Reads the wrapped type; an object that does not read gives `nil`, which is the default of an
     /// optional key.
-    public init?(userDefaultsObject object: Any) {
+    // Inlinable, as the read path is: generic code would look up `Optional` metadata on every read.
+    @inlinable public init?(userDefaultsObject object: Any) {
         guard let value = Wrapped(userDefaultsObject: object) else { return nil }
         self = .some(value)
     }
     /// The wrapped value's form, or `nil` (remove) for `.none`.
-    public var userDefaultsObject: Any? {
+    @inlinable public var userDefaultsObject: Any? {
         guard case .some(let value) = self else { return nil }
         return value.userDefaultsObject
     }

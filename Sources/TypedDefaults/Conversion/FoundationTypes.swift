@@ -71,11 +71,26 @@ extension URL: UserDefaultConvertible {
             self.init(fileURLWithPath: text)
         } else if text.hasPrefix("~") {
             self.init(fileURLWithPath: NSString(string: text).expandingTildeInPath)
-        } else if let url = URL(string: text), url.scheme != nil {
+        } else if Self.startsWithScheme(text), let url = URL(string: text) {
             self = url
         } else {
             return nil
         }
+    }
+
+    /// Whether `text` starts with a URL scheme (`https:`, `mailto:`): a letter, then letters, digits,
+    /// `+`, `-` or `.`, then a colon. Cheaper than asking the parsed URL for its scheme.
+    private static func startsWithScheme(_ text: String) -> Bool {
+        for (offset, byte) in text.utf8.enumerated() {
+            switch byte {
+            case UInt8(ascii: ":"): return offset > 0
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): continue
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
+                if offset == 0 { return false }
+            default: return false
+            }
+        }
+        return false
     }
 
     private init?(keyedArchive: Data) {

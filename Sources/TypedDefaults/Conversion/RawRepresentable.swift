@@ -8,22 +8,22 @@
 /// A stored raw value that names no case reads as the key's default.
 extension UserDefaultConvertible where Self: RawRepresentable, RawValue: UserDefaultConvertible {
     /// Reads the raw value, then the case it names.
-    public init?(userDefaultsObject object: Any) {
+    @inlinable public init?(userDefaultsObject object: Any) {
         guard let rawValue = RawValue(userDefaultsObject: object) else { return nil }
         self.init(rawValue: rawValue)
     }
     /// The raw value's form: an enum stores its raw value, so the plain API reads it.
-    public var userDefaultsObject: Any? { rawValue.userDefaultsObject }
+    @inlinable public var userDefaultsObject: Any? { rawValue.userDefaultsObject }
 }
 
 /// A type that is both `RawRepresentable` and `Codable` (`enum Mood: String, Codable`) stores its raw
 /// value, as the plain API expects; this more specific extension settles which of the two applies.
 extension UserDefaultConvertible where Self: RawRepresentable & Codable, RawValue: UserDefaultConvertible {
     /// Reads the raw value, then the case it names.
-    public init?(userDefaultsObject object: Any) {
+    @inlinable public init?(userDefaultsObject object: Any) {
         guard let rawValue = RawValue(userDefaultsObject: object) else { return nil }
         self.init(rawValue: rawValue)
     }
     /// The raw value's form.
-    public var userDefaultsObject: Any? { rawValue.userDefaultsObject }
+    @inlinable public var userDefaultsObject: Any? { rawValue.userDefaultsObject }
 }
