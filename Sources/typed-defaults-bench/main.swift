@@ -165,6 +165,17 @@ compareType("Optional", UserDefaultTypedKey<String?>("optional"), value: "set", 
     plain.object(forKey: $0) as? String
 }
 
+// Observation costs nothing when nobody observes the written name: a write with observers on other
+// names, next to the plain set.
+let observedElsewhere = (0..<10).map { index in
+    store.observe(UserDefaultTypedKey<Int>("observed\(index)", defaultValue: 0)) { _ in }
+}
+let unobservedKey = UserDefaultTypedKey<Int>("unobserved", defaultValue: 0)
+compare(
+    "write Int, others observed", budget: 1.10, operations: 5_000,
+    library: { index in store[unobservedKey] = index }, plain: { index in plain.set(index, forKey: "plain.unobserved") })
+withExtendedLifetime(observedElsewhere) {}
+
 // A Codable read against a plain Int read: the library must not decode unchanged JSON again.
 let profileKey = UserDefaultTypedKey<Profile?>("profile")
 store[profileKey] = profile
