@@ -173,7 +173,8 @@ let observedElsewhere = (0..<10).map { index in
 let unobservedKey = UserDefaultTypedKey<Int>("unobserved", defaultValue: 0)
 compare(
     "write Int, others observed", budget: 1.10, operations: 5_000,
-    library: { index in store[unobservedKey] = index }, plain: { index in plain.set(index, forKey: "plain.unobserved") })
+    library: { index in store[unobservedKey] = index }, plain: { index in plain.set(index, forKey: "plain.unobserved") }
+)
 withExtendedLifetime(observedElsewhere) {}
 
 // A Codable read against a plain Int read: the library must not decode unchanged JSON again.

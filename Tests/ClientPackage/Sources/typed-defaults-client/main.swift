@@ -1,0 +1,215 @@
+// Exactly the API of the issues, in a client module, with every comment checked.
+import Foundation
+import TypedDefaults
+
+var failures: [String] = []
+@MainActor
+func check(_ condition: Bool, _ claim: String, line: Int = #line) {
+    if !condition { failures.append("line \(line): \(claim)") }
+}
+
+// MARK: Issue 2: the core
+
+enum Theme: String, UserDefaultConvertible { case light, dark, system }
+struct Profile: Codable, Equatable, UserDefaultConvertible {
+    var name: String
+    var age: Int
+}
+
+extension UserDefaultTypedKeys {
+    static let launchCount = UserDefaultTypedKey<Int>("launchCount", defaultValue: 0)
+    static let username = UserDefaultTypedKey<String?>("username")  // optional: default is nil
+    static let theme = UserDefaultTypedKey<Theme>("theme", defaultValue: .system)
+    static let recent = UserDefaultTypedKey<[String]>("recent", defaultValue: [])
+    static let scores = UserDefaultTypedKey<[String: Int]>("scores", defaultValue: [:])
+    static let profile = UserDefaultTypedKey<Profile?>("profile")
+    // Every built-in type.
+    static let flag = UserDefaultTypedKey<Bool>("flag", defaultValue: false)
+    static let int8 = UserDefaultTypedKey<Int8>("int8", defaultValue: 0)
+    static let int16 = UserDefaultTypedKey<Int16>("int16", defaultValue: 0)
+    static let int32 = UserDefaultTypedKey<Int32>("int32", defaultValue: 0)
+    static let int64 = UserDefaultTypedKey<Int64>("int64", defaultValue: 0)
+    static let uint = UserDefaultTypedKey<UInt>("uint", defaultValue: 0)
+    static let uint8 = UserDefaultTypedKey<UInt8>("uint8", defaultValue: 0)
+    static let uint16 = UserDefaultTypedKey<UInt16>("uint16", defaultValue: 0)
+    static let uint32 = UserDefaultTypedKey<UInt32>("uint32", defaultValue: 0)
+    static let uint64 = UserDefaultTypedKey<UInt64>("uint64", defaultValue: 0)
+    static let float = UserDefaultTypedKey<Float>("float", defaultValue: 0)
+    static let double = UserDefaultTypedKey<Double>("double", defaultValue: 0)
+    static let data = UserDefaultTypedKey<Data>("data", defaultValue: Data())
+    static let date = UserDefaultTypedKey<Date>("date", defaultValue: .distantPast)
+    static let url = UserDefaultTypedKey<URL?>("url")
+    static let uuid = UserDefaultTypedKey<UUID?>("uuid")
+    static let tags = UserDefaultTypedKey<Set<String>>("tags", defaultValue: [])
+    static let nested = UserDefaultTypedKey<[[String: [Int]]]>("nested", defaultValue: [])
+    static let team = UserDefaultTypedKey<[Profile]?>("team")
+    // Issue 4: names from properties.
+    static var sessions: UserDefaultTypedKey<Int> { .init(defaultValue: 0) }
+    static var lastSearch: UserDefaultTypedKey<String?> { .init() }
+}
+
+let suiteName = "typed-defaults-client.\(ProcessInfo.processInfo.processIdentifier)"
+let group = DefaultsStore(suiteName: suiteName)!  // any suite (failable, like UserDefaults)
+
+Defaults[.launchCount] += 1  // `Defaults`: the shared store over UserDefaults.standard
+let launchesNow = Defaults[.launchCount]
+check(launchesNow >= 1, "the launch count went up")
+Defaults[.recent].append("a.txt")  // in-place mutation through the subscript
+check(Defaults[.recent].last == "a.txt", "in-place mutation")
+Defaults[.username] = "ada"
+Defaults[.username] = nil  // nil removes the stored value
+check(!Defaults.hasKey(.username), "nil removes")
+group[.theme] = .dark
+check(group[.theme] == .dark, "a suite store")
+check(Defaults.hasKey(.launchCount), "a stored value exists")
+Defaults[.theme] = .light
+Defaults.remove(.theme)  // back to the key's default
+check(Defaults[.theme] == .system, "remove restores the default")
+check(UserDefaults.standard.integer(forKey: "launchCount") == launchesNow, "native form for the plain API")
+
+struct Settings: Sendable {  // the wrapper, driven by the same keys
+    @UserDefault(.launchCount) var launchCount: Int
+    @UserDefault(.theme, store: group) var theme: Theme
+}
+let settings = Settings()
+settings.launchCount = 3  // writes through, even on a `let`
+check(Defaults[.launchCount] == 3, "the wrapper writes through")
+check(settings.theme == .dark, "the wrapper reads its store")
+
+group[.flag] = true
+group[.int8] = -8
+group[.int16] = -16
+group[.int32] = -32
+group[.int64] = .min
+group[.uint] = .max
+group[.uint8] = 8
+group[.uint16] = 16
+group[.uint32] = 32
+group[.uint64] = .max
+group[.float] = 1.5
+group[.double] = 2.25
+group[.data] = Data([1, 2])
+group[.date] = Date(timeIntervalSince1970: 1.5)
+group[.url] = URL(string: "https://example.com/a?b=c#d")
+let uuid = UUID()
+group[.uuid] = uuid
+group[.tags] = ["x", "y"]
+group[.nested] = [["a": [1, 2]]]
+group[.team] = [Profile(name: "A", age: 1)]
+group[.profile] = Profile(name: "Ada", age: 36)
+group[.scores]["ada"] = 3
+check(
+    group[.flag] && group[.int8] == -8 && group[.int16] == -16 && group[.int32] == -32 && group[.int64] == .min
+        && group[.uint] == .max && group[.uint8] == 8 && group[.uint16] == 16 && group[.uint32] == 32
+        && group[.uint64] == .max && group[.float] == 1.5 && group[.double] == 2.25 && group[.data] == Data([1, 2])
+        && group[.date] == Date(timeIntervalSince1970: 1.5)
+        && group[.url] == URL(string: "https://example.com/a?b=c#d") && group[.uuid] == uuid
+        && group[.tags] == ["x", "y"] && group[.nested] == [["a": [1, 2]]]
+        && group[.team] == [Profile(name: "A", age: 1)] && group[.profile] == Profile(name: "Ada", age: 36)
+        && group[.scores] == ["ada": 3],
+    "every built-in type round-trips")
+
+// MARK: Issue 4: storage seam and key management
+
+final class DictionaryStorage: KeyValueStorage, @unchecked Sendable {  // only the four methods
+    private let lock = NSLock()
+    private var stored: [String: Any] = [:]
+    private var registered: [String: Any] = [:]
+    func object(forKey key: String) -> Any? {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored[key] ?? registered[key]
+    }
+    func set(_ object: Any?, forKey key: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        stored[key] = object
+    }
+    func removeObject(forKey key: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        stored[key] = nil
+    }
+    func register(defaults: [String: Any]) {
+        lock.lock()
+        defer { lock.unlock() }
+        registered.merge(defaults) { _, new in new }
+    }
+}
+
+let custom = DefaultsStore(storage: DictionaryStorage(), keyPrefix: "app.")
+custom[.launchCount] = 5
+check(custom.storage.object(forKey: "app.launchCount") as? Int == 5, "a prefix applies to the stored name")
+custom[.sessions] += 1
+custom[.lastSearch] = "swift"
+check(custom.storage.object(forKey: "app.sessions") as? Int == 1, "a key takes its property's name")
+custom.storage.set("7", forKey: "app.old_count")
+check(custom.migrate(from: "old_count", to: .sessions) == false, "migrate never overwrites a stored value")
+let memory = DefaultsStore(storage: InMemoryStorage())
+memory.storage.set("7", forKey: "old_count")
+check(memory.migrate(from: "old_count", to: .sessions) && memory[.sessions] == 7, "migrate converts")
+// A backend with only the four methods cannot list its values: the snapshot shows the names this store
+// has used (`old_count` was written behind its back). InMemoryStorage and UserDefaults list everything.
+check(Set(custom.snapshot().keys) == ["launchCount", "sessions", "lastSearch"], "snapshot")
+check(Set(memory.snapshot().keys) == ["sessions"], "snapshot of a listing backend")
+custom.removeAll()
+check(custom.snapshot().isEmpty && custom[.launchCount] == 0, "removeAll keeps defaults")
+check(UserDefaultTypedKeys.conflicts(among: [.launchCount, .theme, .sessions]).isEmpty, "no conflicts")
+let suiteWithPrefix: DefaultsStore? = DefaultsStore(suiteName: suiteName, keyPrefix: "p.")
+check(suiteWithPrefix != nil, "suite with prefix")
+
+// MARK: Issue 5: observation
+
+final class Log: @unchecked Sendable {
+    private let lock = NSLock()
+    private var entries: [String] = []
+    func add(_ entry: String) {
+        lock.lock()
+        entries.append(entry)
+        lock.unlock()
+    }
+    var all: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return entries
+    }
+}
+let log = Log()
+let token = Defaults.observe(.launchCount) { change in
+    log.add("\(change.oldValue)→\(change.newValue)")  // typed, both values
+}
+Defaults[.launchCount] = 10
+token.cancel()  // also ends when the token is released
+Defaults[.launchCount] = 11
+check(log.all == ["3→10"], "one callback per change, none after cancel")
+
+var seen: [Theme] = []
+let changer = Task.detached {
+    group[.theme] = .light
+}
+await changer.value
+for await theme in group.updates(.theme) {  // AsyncSequence: the current value first, then each change
+    seen.append(theme)
+    if seen.count == 1 { group[.theme] = .system }
+    if seen.count == 2 { break }
+}
+check(seen == [.light, .system], "updates: current value, then the change")
+var projected: [Theme] = []
+for await theme in settings.$theme.updates {  // the wrapper's projected value gives its key's updates
+    projected.append(theme)
+    break
+}
+check(projected == [.system], "$property.updates")
+
+// Leave the standard domain as it was found.
+for key in [UserDefaultTypedKeys.launchCount] { Defaults.remove(key) }
+Defaults.remove(.recent)
+try? Defaults.flush()
+DefaultsStore.removeSuite(named: suiteName)
+
+if failures.isEmpty {
+    print("client: every claim holds")
+} else {
+    print("client: \(failures.count) claims failed:\n" + failures.joined(separator: "\n"))
+    exit(1)
+}
