@@ -11,13 +11,19 @@ struct ProbeProcess {
         var lines: [String] { standardOutput.split(separator: "\n").map(String.init) }
     }
 
-    /// The probe built beside the test binary (SwiftPM builds it, as a dependency of the tests).
+    /// The probe built beside the test binary (SwiftPM builds it, as a dependency of the tests). On
+    /// Linux the test binary is the main executable; on macOS tests run inside `xctest`, and the test
+    /// bundle is among the loaded bundles.
     static let executable: URL? = {
-        var directory = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
-        for _ in 0..<6 {
-            directory.deleteLastPathComponent()
-            let candidate = directory.appendingPathComponent("typed-defaults-probe")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        let starts = [Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])]
+            + Bundle.allBundles.map(\.bundleURL)
+        for start in starts {
+            var directory = start
+            for _ in 0..<6 {
+                directory.deleteLastPathComponent()
+                let candidate = directory.appendingPathComponent("typed-defaults-probe")
+                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            }
         }
         return nil
     }()
