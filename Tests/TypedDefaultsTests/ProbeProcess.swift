@@ -15,7 +15,8 @@ struct ProbeProcess {
     /// Linux the test binary is the main executable; on macOS tests run inside `xctest`, and the test
     /// bundle is among the loaded bundles.
     static let executable: URL? = {
-        let starts = [Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])]
+        let starts =
+            [Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])]
             + Bundle.allBundles.map(\.bundleURL)
         for start in starts {
             var directory = start
