@@ -51,9 +51,4 @@ extension DefaultsStore {
             continuation.onTermination = { _ in token.cancel() }
         }
     }
-
-    static func value<Value>(of key: UserDefaultTypedKey<Value>, from object: Any?) -> Value {
-        guard let object else { return key.defaultValue }
-        return Value(userDefaultsObject: object) ?? key.defaultValue
-    }
 }

@@ -133,9 +133,7 @@ import Foundation
             guard !changes.isEmpty else { return }
             do {
                 if usesSynchronize || fileURL == nil {
-                    guard defaults.synchronize() else {
-                        throw DefaultsError.saveFailed(suite: domain ?? "?", reason: "synchronize() failed")
-                    }
+                    try synchronize()
                 } else {
                     try save(changes)
                 }
@@ -145,6 +143,13 @@ import Foundation
                     state.changes.merge(changes) { newer, _ in newer }
                 }
                 throw error
+            }
+        }
+
+        /// Lets Foundation save, for a domain whose file the library does not write itself.
+        private func synchronize() throws {
+            guard defaults.synchronize() else {
+                throw DefaultsError.saveFailed(suite: domain ?? "?", reason: "synchronize() failed")
             }
         }
 
@@ -169,9 +174,7 @@ import Foundation
             defer { flock(lockDescriptor, LOCK_UN) }
 
             if try !confirmLocation(fileURL) {
-                guard defaults.synchronize() else {
-                    throw DefaultsError.saveFailed(suite: suite, reason: "synchronize() failed")
-                }
+                try synchronize()
                 return
             }
 
@@ -200,9 +203,7 @@ import Foundation
             if checked.0 { return !checked.1 }
             var found = FileManager.default.fileExists(atPath: fileURL.path)
             if !found {
-                guard defaults.synchronize() else {
-                    throw DefaultsError.saveFailed(suite: domain ?? "?", reason: "synchronize() failed")
-                }
+                try synchronize()
                 found = FileManager.default.fileExists(atPath: fileURL.path)
             }
             pending.withLock { state in

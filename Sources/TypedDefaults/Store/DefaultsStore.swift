@@ -70,9 +70,7 @@ public final class DefaultsStore: Sendable {
         // Inlinable so that a read is specialized for the key's type where it is written: generic code
         // would look up `Optional<Value>` metadata on every read.
         @inlinable get {
-            let name = storedName(key)
-            guard let object = context.storage.object(forKey: name) else { return key.defaultValue }
-            return Value(userDefaultsObject: object) ?? key.defaultValue
+            Self.value(of: key, from: context.storage.object(forKey: storedName(key)))
         }
         set {
             do {
@@ -131,6 +129,14 @@ public final class DefaultsStore: Sendable {
         try context.persistence?.flush()
     }
 
+    /// What a read of `key` gives for a stored object: the object converted to the key's type, or the
+    /// key's default when nothing is stored or the object does not read. Reads and observers share it.
+    @inlinable
+    static func value<Value>(of key: UserDefaultTypedKey<Value>, from object: consuming Any?) -> Value {
+        guard let object else { return key.defaultValue }
+        return Value(userDefaultsObject: object) ?? key.defaultValue
+    }
+
     // MARK: Suites
 
     /// Removes every value of the suite `suiteName` from memory and disk, as
@@ -141,7 +147,6 @@ public final class DefaultsStore: Sendable {
         else { return }
         context.persistence?.discardPending()
         defaults.removePersistentDomain(forName: suiteName)
-        context.persistence?.discardPending()
         context.persistence?.removeFiles()
     }
 }
