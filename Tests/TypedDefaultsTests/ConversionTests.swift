@@ -97,6 +97,21 @@ struct BuiltInTypeTests {
     }
 }
 
+/// A storage that counts its `register(defaults:)` calls.
+final class CountingStorage: KeyValueStorage, @unchecked Sendable {
+    let inner = InMemoryStorage()
+    private let lock = NSLock()
+    private var calls = 0
+    var registerCalls: Int { lock.withLock { calls } }
+    func object(forKey key: String) -> Any? { inner.object(forKey: key) }
+    func set(_ object: Any?, forKey key: String) { inner.set(object, forKey: key) }
+    func removeObject(forKey key: String) { inner.removeObject(forKey: key) }
+    func register(defaults: [String: Any]) {
+        lock.withLock { calls += 1 }
+        inner.register(defaults: defaults)
+    }
+}
+
 @Suite("Defaults, removal and registration")
 struct DefaultsAndRegistrationTests {
     @Test(arguments: Backend.allCases)
@@ -153,20 +168,6 @@ struct DefaultsAndRegistrationTests {
     }
 
     @Test func registrationHappensOncePerStoredName() {
-        final class CountingStorage: KeyValueStorage, @unchecked Sendable {
-            let inner = InMemoryStorage()
-            let registrations = NSLock()
-            var count = 0
-            func object(forKey key: String) -> Any? { inner.object(forKey: key) }
-            func set(_ object: Any?, forKey key: String) { inner.set(object, forKey: key) }
-            func removeObject(forKey key: String) { inner.removeObject(forKey: key) }
-            func register(defaults: [String: Any]) {
-                registrations.lock()
-                count += 1
-                registrations.unlock()
-                inner.register(defaults: defaults)
-            }
-        }
         let storage = CountingStorage()
         let first = DefaultsStore(storage: storage)
         let second = DefaultsStore(storage: storage)
@@ -175,8 +176,97 @@ struct DefaultsAndRegistrationTests {
             _ = second[.launchCount]
             first[.launchCount] += 1
         }
-        #expect(storage.count == 1)
+        #expect(storage.registerCalls == 1)
         #expect(second[.launchCount] == 100)
+    }
+
+    @Test func registeringKeysTogetherIsOneStorageCallAndShowsTheDefaultsAtOnce() {
+        let storage = CountingStorage()
+        let store = DefaultsStore(storage: storage)
+        store.register([.launchCount, .theme, .username, .permissions, .launchCount])
+        #expect(storage.registerCalls == 1)
+        // Visible to the plain API before any typed read; an optional key has nothing to register.
+        #expect(storage.object(forKey: "launchCount") as? Int == 0)
+        #expect(storage.object(forKey: "theme") as? String == "system")
+        #expect(storage.object(forKey: "username") == nil)
+        _ = store[.launchCount]
+        store[.theme] = .dark
+        store.register([.theme])
+        #expect(storage.registerCalls == 1)
+        #expect(store[.theme] == .dark)
+    }
+
+    @Test func registeringKeysOnASuiteShowsTheirDefaultsToThePlainAPI() throws {
+        let suiteName = uniqueSuiteName()
+        defer { DefaultsStore.removeSuite(named: suiteName) }
+        let store = try #require(DefaultsStore(suiteName: suiteName, keyPrefix: "bulk."))
+        let plain = try #require(UserDefaults(suiteName: suiteName))
+        let keys = (0..<100).map { UserDefaultTypedKey<Int>("n\($0)", defaultValue: $0 * 2) }
+        store.register(keys)
+        #expect(plain.integer(forKey: "bulk.n21") == 42)
+        #expect(plain.persistentDomain(forName: suiteName)?["bulk.n21"] == nil)
+        #expect(keys.map { store[$0] } == (0..<100).map { $0 * 2 })
+    }
+}
+
+@Suite("Reads see every change, whoever makes it")
+struct ReadFreshnessTests {
+    @Test(arguments: Backend.allCases)
+    func aKeyReadsChangesMadeThroughTheStorageAndOtherStores(_ backend: Backend) {
+        withStore(backend) { store in
+            // Registered defaults are process-wide for UserDefaults: a name no other test uses.
+            let name = "fresh.\(UUID().uuidString)"
+            let key = UserDefaultTypedKey<Int>(name, defaultValue: 1)
+            #expect(store[key] == 1)
+            store.storage.set(5, forKey: name)
+            #expect(store[key] == 5)
+            store.storage.set("6", forKey: name)
+            #expect(store[key] == 6)
+            store.storage.set("six", forKey: name)
+            #expect(store[key] == 1)
+            store.storage.removeObject(forKey: name)
+            store.storage.register(defaults: [name: 9])
+            #expect(store[key] == 9)
+            DefaultsStore(storage: store.storage)[key] = 3
+            #expect(store[key] == 3)
+            store[key] = 4
+            #expect(store.storage.object(forKey: name) as? Int == 4)
+            #expect(store[key] == 4)
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func readersOnOtherThreadsNeverSeeAValueGoBack(_ backend: Backend) {
+        final class Shared: @unchecked Sendable {
+            let lock = NSLock()
+            var writerFinished = false
+            var problems: [String] = []
+        }
+        withStore(backend) { store in
+            let key = UserDefaultTypedKey<Int>("sequence", defaultValue: 0)
+            let last = 2_000
+            let shared = Shared()
+            let readersDone = DispatchSemaphore(value: 0)
+            for _ in 0..<3 {
+                Thread.detachNewThread {
+                    var previous = 0
+                    while !shared.lock.withLock({ shared.writerFinished }) {
+                        let value = store[key]
+                        if value < previous {
+                            shared.lock.withLock { shared.problems.append("\(previous) then \(value)") }
+                        }
+                        previous = value
+                    }
+                    let final = store[key]
+                    if final != last { shared.lock.withLock { shared.problems.append("read \(final) at the end") } }
+                    readersDone.signal()
+                }
+            }
+            for value in 1...last { store[key] = value }
+            shared.lock.withLock { shared.writerFinished = true }
+            for _ in 0..<3 { readersDone.wait() }
+            #expect(shared.problems.isEmpty)
+        }
     }
 }
 

@@ -74,6 +74,12 @@ struct KeyConflictTests {
         }
     }
 
+    @Test func registeringConflictingKeysTogetherStopsADebugBuild() async {
+        await #expect(processExitsWith: .failure) {
+            DefaultsStore(storage: InMemoryStorage()).register([.launchCount, .theme, .legacyTheme])
+        }
+    }
+
     @Test func aNamelessStaticLetKeyStopsADebugBuild() async {
         await #expect(processExitsWith: .failure) {
             _ = UserDefaultTypedKeys.nameless.name

@@ -15,16 +15,22 @@ public struct KeyConflict: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// The parts of a key that conflict checks compare, whatever its value type.
-protocol ConflictCheckable {
+/// A key whatever its value type: what conflict checks compare.
+protocol AnyTypedKey: Sendable, CustomStringConvertible {
     var name: String { get }
     var valueType: Any.Type { get }
     var defaultObject: Any? { get }
-    var description: String { get }
 }
 
-extension UserDefaultTypedKey: ConflictCheckable {
+extension UserDefaultTypedKey: AnyTypedKey {
     var valueType: Any.Type { Value.self }
+}
+
+extension AnyTypedKey {
+    /// Whether `other` stores a different type or default under the same name.
+    func conflicts(with other: any AnyTypedKey) -> Bool {
+        valueType != other.valueType || !propertyListsEqual(defaultObject, other.defaultObject)
+    }
 }
 
 extension UserDefaultTypedKeys {
@@ -35,14 +41,14 @@ extension UserDefaultTypedKeys {
     /// #expect(UserDefaultTypedKeys.conflicts(among: [.launchCount, .theme, .legacyTheme]).isEmpty)
     /// ```
     public static func conflicts(among keys: [UserDefaultTypedKeys]) -> [KeyConflict] {
-        var firstByName: [String: any ConflictCheckable] = [:]
+        var firstByName: [String: any AnyTypedKey] = [:]
         var conflicts: [KeyConflict] = []
-        for case let key as any ConflictCheckable in keys {
+        for key in keys.lazy.compactMap(\.typedKey) {
             guard let first = firstByName[key.name] else {
                 firstByName[key.name] = key
                 continue
             }
-            if first.valueType != key.valueType || !propertyListsEqual(first.defaultObject, key.defaultObject) {
+            if first.conflicts(with: key) {
                 conflicts.append(KeyConflict(name: key.name, first: first.description, second: key.description))
             }
         }

@@ -12,6 +12,9 @@
 open class UserDefaultTypedKeys: @unchecked Sendable {
     // No stored state: the class exists to be extended, and only the library subclasses it.
     init() {}
+
+    /// The key as a typed key, without a dynamic cast (which costs more than registering a key).
+    var typedKey: (any AnyTypedKey)? { nil }
 }
 
 /// A typed key: the name a value is stored under, its type, and its default.
@@ -55,6 +58,8 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
             ConflictReporting.reportMissingName(description)
         }
     }
+
+    override var typedKey: (any AnyTypedKey)? { self }
 
     /// Creates a key for an optional value, whose default is `nil`.
     public convenience init(_ name: String = #function) where Value: ExpressibleByNilLiteral {

@@ -15,13 +15,16 @@ public final class DefaultsStore: Sendable {
     /// Prepended to every key's name: with `"app."`, `launchCount` is stored as `app.launchCount`.
     public let keyPrefix: String
     /// Tells this store apart in the keys' caches of where they are registered.
-    let serial: UInt64
+    @usableFromInline let serial: UInt64
+    /// Whether keys read this store's storage through readers of their own (``InMemoryStorage``).
+    @usableFromInline let readsThroughReaders: Bool
 
     private static let serials = Locked<UInt64>(0)
 
     init(context: StorageContext, keyPrefix: String) {
         self.context = context
         self.keyPrefix = keyPrefix
+        self.readsThroughReaders = context.inMemory != nil
         self.serial = Self.serials.withLock { counter in
             counter += 1
             return counter
@@ -52,16 +55,6 @@ public final class DefaultsStore: Sendable {
 
     // MARK: Reading and writing
 
-    /// The name `key` is stored under in this store, with its default registered the first time.
-    @usableFromInline
-    func storedName<Value>(_ key: UserDefaultTypedKey<Value>) -> String {
-        if let name = key.registrations.storedName(inStore: serial) { return name }
-        let name = keyPrefix + key.name
-        context.prepare(key, storedName: name)
-        key.registrations.remember(name, inStore: serial)
-        return name
-    }
-
     /// The value for `key`: what is stored (or passed as a launch argument), else the key's default.
     ///
     /// Setting `nil` on an optional key removes the stored value. A value stored in a form the key's
@@ -70,7 +63,13 @@ public final class DefaultsStore: Sendable {
         // Inlinable so that a read is specialized for the key's type where it is written: generic code
         // would look up `Optional<Value>` metadata on every read.
         @inlinable get {
-            Self.value(of: key, from: context.storage.object(forKey: storedName(key)))
+            if readsThroughReaders, let reader = key.registrations.reader(inStore: serial) {
+                // The reader was made for this key's type, and the key keeps it alive.
+                return reader._withUnsafeGuaranteedRef {
+                    unsafeDowncast($0, to: InMemoryStorage.Reader<Value>.self).value(of: key)
+                }
+            }
+            return Self.value(of: key, from: storedOrDefaultObject(for: key))
         }
         set {
             do {

@@ -5,11 +5,12 @@ import Foundation
 /// A `pthread_mutex_t`, which Apple platforms and Linux both have. Measured on Linux for a typed read on
 /// `InMemoryStorage` (two locks a read): `NSLock` ~175 ns, `Synchronization.Mutex` ~140 ns (and it needs
 /// macOS 15; the package supports 10.15), `pthread_mutex_t` ~100 ns.
+@usableFromInline
 final class Locked<State>: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
     // Behind a pointer rather than a `var`, so that access pays no dynamic exclusivity check: the mutex
     // already makes it exclusive.
-    private let state: UnsafeMutablePointer<State>
+    @usableFromInline let state: UnsafeMutablePointer<State>
 
     init(_ state: State) {
         self.state = .allocate(capacity: 1)
@@ -26,7 +27,7 @@ final class Locked<State>: @unchecked Sendable {
         state.deallocate()
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }

@@ -10,19 +10,22 @@ final class StorageContext: @unchecked Sendable {
     // @unchecked: `storage` is required to be thread-safe (see `KeyValueStorage`); the rest is `let`
     // or guarded by a lock.
     @usableFromInline let storage: any KeyValueStorage
+    /// `storage` when it is an ``InMemoryStorage``, which keys read through readers of their own.
+    let inMemory: InMemoryStorage?
     /// The suite name, when known: it names the file on Linux and the persistent domain.
     let domain: String?
     let persistence: Persistence?
     let observers = ObserverRegistry()
-    /// The first key seen for each stored name. `UserDefaults` keeps registered defaults in one domain
+    /// The first key used with each stored name. `UserDefaults` keeps registered defaults in one domain
     /// for the whole process, shared by every suite, so all `UserDefaults` storages share one record:
     /// two suites that give one name different defaults would show each other's default.
-    private let keyRecords: Locked<[String: KeyRecord]>
-    private static let userDefaultsKeyRecords = Locked<[String: KeyRecord]>([:])
+    private let keyRecords: Locked<[String: any AnyTypedKey]>
+    private static let userDefaultsKeyRecords = Locked<[String: any AnyTypedKey]>([:])
 
     private init(storage: any KeyValueStorage, domain: String?) {
         self.storage = storage
         self.domain = domain
+        inMemory = storage as? InMemoryStorage
         keyRecords = storage is UserDefaults ? Self.userDefaultsKeyRecords : Locked([:])
         if let defaults = storage as? UserDefaults {
             persistence = Persistence.make(domain: domain, defaults: defaults)
@@ -64,30 +67,23 @@ final class StorageContext: @unchecked Sendable {
 
     // MARK: Registration
 
-    /// What the first key of a stored name declared, to register its default once and to detect a
-    /// second key that disagrees.
-    struct KeyRecord {
-        let valueType: Any.Type
-        let defaultObject: Any?
-        let description: String
-    }
-
-    /// Registers the key's default under `storedName` the first time the name is used with this
-    /// storage, and reports a key whose type or default disagrees with the first one.
-    func prepare<Value>(_ key: UserDefaultTypedKey<Value>, storedName: String) {
-        let isFirstUse = keyRecords.withLock { records -> Bool in
-            if let record = records[storedName] {
-                if record.valueType != Value.self || !propertyListsEqual(record.defaultObject, key.defaultObject) {
-                    ConflictReporting.report(name: storedName, first: record.description, second: key.description)
+    /// Records each key as a user of its stored name, and returns the defaults of the names new to this
+    /// storage, for the caller to register. A key whose type or default disagrees with its name's first
+    /// key is reported.
+    func recordUses(_ uses: some Sequence<(storedName: String, key: any AnyTypedKey)>) -> [String: Any] {
+        keyRecords.withLock { records in
+            var defaults: [String: Any] = [:]
+            for (name, key) in uses {
+                if let first = records[name] {
+                    if first.conflicts(with: key) {
+                        ConflictReporting.report(name: name, first: first.description, second: key.description)
+                    }
+                    continue
                 }
-                return false
+                records[name] = key
+                if let defaultObject = key.defaultObject { defaults[name] = defaultObject }
             }
-            records[storedName] = KeyRecord(
-                valueType: Value.self, defaultObject: key.defaultObject, description: key.description)
-            return true
-        }
-        if isFirstUse, let defaultObject = key.defaultObject {
-            storage.register(defaults: [storedName: defaultObject])
+            return defaults
         }
     }
 

@@ -1,0 +1,40 @@
+extension DefaultsStore {
+    /// Registers the defaults of `keys` with the storage in one call, and reports conflicts among them
+    /// and with keys used before.
+    ///
+    /// You never need it: a key registers its default the first time a store uses it. Call it at launch
+    /// when you have many keys (registering 10,000 keys one at a time costs several times one call), or
+    /// to learn of conflicts at launch rather than at first use, or so that code reading the storage
+    /// through the plain API sees your defaults before your own code reads them.
+    ///
+    /// ```swift
+    /// Defaults.register([.launchCount, .theme, .username])
+    /// ```
+    public func register(_ keys: [UserDefaultTypedKeys]) {
+        let defaults = context.recordUses(keys.lazy.compactMap(\.typedKey).map { (self.keyPrefix + $0.name, $0) })
+        if !defaults.isEmpty { context.storage.register(defaults: defaults) }
+    }
+
+    /// What the storage holds for `key`, or its registered default: a read that does not go through a
+    /// reader.
+    @usableFromInline
+    func storedOrDefaultObject<Value>(for key: UserDefaultTypedKey<Value>) -> Any? {
+        context.storage.object(forKey: location(of: key).name)
+    }
+
+    /// Where `key` is stored in this store, with its default registered the first time.
+    func location<Value>(of key: UserDefaultTypedKey<Value>) -> StoredLocation {
+        if let location = key.registrations.location(inStore: serial) { return location }
+        let name = keyPrefix + key.name
+        let defaults = context.recordUses(CollectionOfOne((name, key)))
+        if !defaults.isEmpty { context.storage.register(defaults: defaults) }
+        let location = StoredLocation(name: name, reader: context.inMemory?.reader(forKey: name, as: Value.self))
+        key.registrations.remember(location, inStore: serial)
+        return location
+    }
+
+    /// The name `key` is stored under in this store, with its default registered the first time.
+    func storedName<Value>(_ key: UserDefaultTypedKey<Value>) -> String {
+        location(of: key).name
+    }
+}
