@@ -155,6 +155,9 @@ check(Set(memory.snapshot().keys) == ["sessions"], "snapshot of a listing backen
 custom.removeAll()
 check(custom.snapshot().isEmpty && custom[.launchCount] == 0, "removeAll keeps defaults")
 check(UserDefaultTypedKeys.conflicts(among: [.launchCount, .theme, .sessions]).isEmpty, "no conflicts")
+let registered = DefaultsStore(storage: InMemoryStorage())
+registered.register([.launchCount, .theme, .sessions])
+check(registered.storage.object(forKey: "theme") as? String == "system", "register(_:) shows defaults at once")
 let suiteWithPrefix: DefaultsStore? = DefaultsStore(suiteName: suiteName, keyPrefix: "p.")
 check(suiteWithPrefix != nil, "suite with prefix")
 
