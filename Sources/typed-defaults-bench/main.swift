@@ -39,22 +39,42 @@ struct Result: Codable {
 let rounds = 11
 var results: [Result] = []
 
-/// Times `library` and `plain` in alternating rounds: each round runs `operations` of each.
+/// Times `library` and `plain` in alternating rounds: each round runs `operations` of each, the library
+/// first in even rounds and second in odd ones, so that neither side always runs on caches the other
+/// warmed. `settle` runs untimed after every timed side: for writes, it saves what the library wrote,
+/// so that no background save lands inside a later measurement (the save is measured on its own, in
+/// "1,000 writes + save").
 @MainActor
 func compare(
     _ name: String, budget: Double, baseline: String = "plain UserDefaults", operations: Int = 20_000,
-    library: (Int) -> Void, plain: (Int) -> Void
+    settle: () -> Void = {}, library: (Int) -> Void, plain: (Int) -> Void
 ) {
     for index in 0..<min(operations, 1_000) {  // warm up caches and registrations
         library(index)
         plain(index)
     }
+    settle()
     var libraryTimes: [Double] = []
     var plainTimes: [Double] = []
     var ratios: [Double] = []
-    for _ in 0..<rounds {
-        let libraryTime = nanoseconds(operations) { for index in 0..<operations { library(index) } }
-        let plainTime = nanoseconds(operations) { for index in 0..<operations { plain(index) } }
+    for round in 0..<rounds {
+        func timeLibrary() -> Double {
+            defer { settle() }
+            return nanoseconds(operations) { for index in 0..<operations { library(index) } }
+        }
+        func timePlain() -> Double {
+            defer { settle() }
+            return nanoseconds(operations) { for index in 0..<operations { plain(index) } }
+        }
+        let libraryTime: Double
+        let plainTime: Double
+        if round.isMultiple(of: 2) {
+            libraryTime = timeLibrary()
+            plainTime = timePlain()
+        } else {
+            plainTime = timePlain()
+            libraryTime = timeLibrary()
+        }
         libraryTimes.append(libraryTime)
         plainTimes.append(plainTime)
         ratios.append(libraryTime / plainTime)
@@ -81,6 +101,8 @@ let suiteName = "typed-defaults-bench.\(ProcessInfo.processInfo.processIdentifie
 let store = DefaultsStore(suiteName: suiteName)!
 let plain = UserDefaults(suiteName: suiteName)!
 defer { DefaultsStore.removeSuite(named: suiteName) }
+/// Saves the library's pending writes, untimed.
+func settle() { try? store.flush() }
 
 /// Read and write of one type: the library through `key`, the plain API under another name.
 @MainActor
@@ -92,10 +114,10 @@ func compareType<Value: UserDefaultConvertible>(
     store[key] = value
     plain.set(value.userDefaultsObject, forKey: plainName)
     compare(
-        "read \(family)", budget: readBudget, library: { _ in keep(store[key]) },
+        "read \(family)", budget: readBudget, settle: settle, library: { _ in keep(store[key]) },
         plain: { _ in keep(plainRead(plainName)) })
     compare(
-        "write \(family)", budget: writeBudget, operations: 5_000,
+        "write \(family)", budget: writeBudget, operations: 5_000, settle: settle,
         library: { _ in store[key] = value }, plain: { _ in plain.set(value.userDefaultsObject, forKey: plainName) })
 }
 
@@ -172,7 +194,7 @@ let observedElsewhere = (0..<10).map { index in
 }
 let unobservedKey = UserDefaultTypedKey<Int>("unobserved", defaultValue: 0)
 compare(
-    "write Int, others observed", budget: 1.10, operations: 5_000,
+    "write Int, others observed", budget: 1.10, operations: 5_000, settle: settle,
     library: { index in store[unobservedKey] = index }, plain: { index in plain.set(index, forKey: "plain.unobserved") }
 )
 withExtendedLifetime(observedElsewhere) {}
