@@ -34,11 +34,16 @@ import Foundation
         /// process killed a second after a write has saved it, and long enough to gather a burst.
         static let saveDelay: DispatchTimeInterval = .milliseconds(100)
 
+        private struct Change {
+            var object: Any?  // nil removes
+            var isSaved: Bool
+        }
+
         private struct Pending {
-            var changes: [String: Any?] = [:]  // name -> new object; nil removes
-            /// Every change made through the library in this process, saved or not. Foundation's
-            /// `persistentDomain(forName:)` for the standard domain shows only what is on disk.
-            var sessionChanges: [String: Any?] = [:]
+            /// Every change made through the library in this process, by name, saved or not: Foundation's
+            /// `persistentDomain(forName:)` for the standard domain shows only what is on disk. One table
+            /// rather than a second one for the unsaved changes, so that a write hashes its name once.
+            var changes: [String: Change] = [:]
             var saveScheduled = false
             var locationChecked = false
             var usesSynchronize = false  // Foundation keeps the file somewhere else: let it save
@@ -78,8 +83,7 @@ import Foundation
 
         func recordWrite(_ object: Any?, forKey key: String) {
             let mustSchedule = pending.withLock { state -> Bool in
-                state.changes[key] = .some(object)
-                state.sessionChanges[key] = .some(object)
+                state.changes[key] = Change(object: object, isSaved: false)
                 defer { state.saveScheduled = true }
                 return !state.saveScheduled
             }
@@ -98,15 +102,14 @@ import Foundation
         func discardPending() {
             pending.withLock { state in
                 state.changes.removeAll()
-                state.sessionChanges.removeAll()
             }
         }
 
         /// Applies the changes made through the library in this process to `values`, the persistent
         /// domain as Foundation reports it.
         func applyChanges(to values: inout [String: Any]) {
-            for (key, object) in pending.withLock({ $0.sessionChanges }) {
-                values[key] = object
+            for (key, change) in pending.withLock({ $0.changes }) {
+                values[key] = change.object
             }
         }
 
@@ -124,11 +127,13 @@ import Foundation
             saving.lock()
             defer { saving.unlock() }
             let (changes, usesSynchronize) = pending.withLock { state in
-                defer {
-                    state.changes.removeAll()
-                    state.saveScheduled = false
+                state.saveScheduled = false
+                var unsaved: [String: Any?] = [:]
+                for index in state.changes.indices where !state.changes.values[index].isSaved {
+                    unsaved[state.changes.keys[index]] = state.changes.values[index].object
+                    state.changes.values[index].isSaved = true
                 }
-                return (state.changes, state.usesSynchronize)
+                return (unsaved, state.usesSynchronize)
             }
             guard !changes.isEmpty else { return }
             do {
@@ -138,9 +143,11 @@ import Foundation
                     try save(changes)
                 }
             } catch {
-                // Keep what failed for the next attempt, behind anything written since.
+                // Keep what failed for the next attempt; a name written since is pending with its newer value.
                 pending.withLock { state in
-                    state.changes.merge(changes) { newer, _ in newer }
+                    for key in changes.keys where state.changes[key]?.isSaved == true {
+                        state.changes[key]?.isSaved = false
+                    }
                 }
                 throw error
             }
