@@ -37,7 +37,7 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
     /// The default in its stored form, computed once; `nil` when there is nothing to register.
     let defaultObject: Any?
     /// Where this key is registered already.
-    @usableFromInline let registrations = KeyRegistrations()
+    @usableFromInline let registrations = KeyRegistrations(KeyRegistrationState())
     /// The value a read returns when nothing readable is stored.
     public let defaultValue: Value
 
