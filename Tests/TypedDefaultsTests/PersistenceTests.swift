@@ -71,6 +71,26 @@ struct PersistenceTests {
         #expect(result.standardError.contains("could not save suite"))
     }
 
+    @Test func anUnreadableFileIsKeptAsideNotOverwritten() throws {
+        let configHome = FileManager.default.temporaryDirectory.appendingPathComponent("typed-defaults-\(UUID())")
+        try FileManager.default.createDirectory(at: configHome, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: configHome) }
+        let suite = uniqueSuiteName()
+        let garbage = Data("<plist>half a file, or someone else's bytes".utf8)
+        try garbage.write(to: configHome.appendingPathComponent(suite + ".plist"))
+        let environment = ["XDG_CONFIG_HOME": configHome.path]
+
+        let result = try ProbeProcess.run(["flush", suite], environment: environment)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.contains("was not a property list; it is kept as"))
+        #expect(try ProbeProcess.run(["dump", suite], environment: environment).lines.first == "count=1")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: configHome.path)
+            .filter { $0.hasPrefix(suite + ".plist.unreadable-") }
+        #expect(kept.count == 1)
+        let keptBytes = try kept.first.map { try Data(contentsOf: configHome.appendingPathComponent($0)) }
+        #expect(keptBytes == garbage)
+    }
+
     @Test func flushWritesTheValuesToDiskNow() throws {
         try withProcessSuite { suite in
             let store = try #require(DefaultsStore(suiteName: suite))

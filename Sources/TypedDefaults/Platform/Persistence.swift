@@ -124,6 +124,13 @@ import Foundation
 
         /// Saves every pending write now.
         func flush() throws {
+            // Reported once the locks are released: a handler may well save again.
+            if let notice = try savePending() { ErrorReporting.report(notice) }
+        }
+
+        /// Saves every pending write, and returns what the user should hear of although it did not stop
+        /// the save.
+        private func savePending() throws -> DefaultsError? {
             saving.lock()
             defer { saving.unlock() }
             let (changes, usesSynchronize) = pending.withLock { state in
@@ -135,13 +142,13 @@ import Foundation
                 }
                 return (unsaved, state.usesSynchronize)
             }
-            guard !changes.isEmpty else { return }
+            guard !changes.isEmpty else { return nil }
             do {
                 if usesSynchronize || fileURL == nil {
                     try synchronize()
-                } else {
-                    try save(changes)
+                    return nil
                 }
+                return try save(changes)
             } catch {
                 // Keep what failed for the next attempt; a name written since is pending with its newer value.
                 pending.withLock { state in
@@ -164,8 +171,9 @@ import Foundation
             fileURL.deletingLastPathComponent().appendingPathComponent("." + fileURL.lastPathComponent + ".lock")
         }
 
-        private func save(_ changes: [String: Any?]) throws {
-            guard let fileURL else { return }
+        /// Saves `changes` into the file, and returns the notice of an unreadable file moved aside.
+        private func save(_ changes: [String: Any?]) throws -> DefaultsError? {
+            guard let fileURL else { return nil }
             let suite = domain ?? "?"
             let manager = FileManager.default
             try? manager.createDirectory(at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -182,14 +190,18 @@ import Foundation
 
             if try !confirmLocation(fileURL) {
                 try synchronize()
-                return
+                return nil
             }
 
             var contents: [String: Any] = [:]
-            if let data = manager.contents(atPath: fileURL.path),
-                let existing = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
-            {
-                contents = existing
+            var notice: DefaultsError?
+            if let data = manager.contents(atPath: fileURL.path), !data.isEmpty {
+                if let existing = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
+                {
+                    contents = existing
+                } else {
+                    notice = try keepUnreadableFile(fileURL, suite: suite)
+                }
             }
             for (key, object) in changes {
                 contents[key] = object
@@ -201,6 +213,20 @@ import Foundation
                 throw DefaultsError.saveFailed(suite: suite, reason: "cannot encode: \(error)")
             }
             try replaceFile(at: fileURL, with: data, suite: suite)
+            return notice
+        }
+
+        /// Moves a file that is not a property-list dictionary aside, so that saving does not overwrite
+        /// bytes it cannot read: they may be a user's values that another tool can recover. Throws, and
+        /// so saves nothing, when the file cannot be moved; returns the notice to report.
+        private func keepUnreadableFile(_ fileURL: URL, suite: String) throws -> DefaultsError {
+            let keptPath = fileURL.path + ".unreadable-\(Int(Date().timeIntervalSince1970))"
+            guard rename(fileURL.path, keptPath) == 0 else {
+                throw DefaultsError.saveFailed(
+                    suite: suite,
+                    reason: "\(fileURL.path) is not a property list and cannot be moved aside: \(errnoText())")
+            }
+            return .unreadableFileKept(suite: suite, path: keptPath)
         }
 
         /// Whether Foundation keeps this domain at `fileURL`. Checked once: when no file is there yet,

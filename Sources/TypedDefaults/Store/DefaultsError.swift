@@ -8,6 +8,9 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Values could not be saved to disk (a read-only home, a full disk). They stay pending in memory
     /// and the next save tries again.
     case saveFailed(suite: String, reason: String)
+    /// The suite's file on disk was not a property list (Linux). Rather than overwrite bytes it cannot
+    /// read, the library renamed the file to `path` and saved the suite's values to a new file.
+    case unreadableFileKept(suite: String, path: String)
 
     /// A sentence that names the key or suite and the cause.
     public var description: String {
@@ -16,6 +19,9 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
             "TypedDefaults: a \(type) for key \"\(key)\" has no property-list form; the stored value is kept"
         case .saveFailed(let suite, let reason):
             "TypedDefaults: could not save suite \"\(suite)\": \(reason)"
+        case .unreadableFileKept(let suite, let path):
+            "TypedDefaults: the file of suite \"\(suite)\" was not a property list; it is kept as \(path), "
+                + "and the suite's values are saved to a new file"
         }
     }
 }
