@@ -159,6 +159,39 @@ struct ObservationTests {
         }
     }
 
+    @Test func twoCallbacksOnTwoThreadsMayCancelEachOther() {
+        withStore(.inMemory) { store in
+            let first = UserDefaultTypedKey<Int>("first", defaultValue: 0)
+            let second = UserDefaultTypedKey<Int>("second", defaultValue: 0)
+            let tokens = Recorder<ObservationToken>()
+            let firstIn = DispatchSemaphore(value: 0)
+            let secondIn = DispatchSemaphore(value: 0)
+            // Each callback waits until the other is running too, then cancels the other's observation.
+            tokens.append(
+                store.observe(first) { _ in
+                    firstIn.signal()
+                    secondIn.wait()
+                    tokens.all[1].cancel()
+                })
+            tokens.append(
+                store.observe(second) { _ in
+                    secondIn.signal()
+                    firstIn.wait()
+                    tokens.all[0].cancel()
+                })
+            let writers = DispatchGroup()
+            for key in [first, second] {
+                writers.enter()
+                Thread.detachNewThread {
+                    store[key] = 1
+                    writers.leave()
+                }
+            }
+            // Not a timing assumption: the writers return at once unless they wait for each other forever.
+            #expect(writers.wait(timeout: .now() + 30) == .success, "the two callbacks deadlocked")
+        }
+    }
+
     @Test func observersComeAndGoWhileManyThreadsWrite() {
         withStore(.userDefaultsSuite) { store in
             let received = Recorder<Int>()

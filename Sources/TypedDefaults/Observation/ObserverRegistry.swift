@@ -14,8 +14,10 @@ public final class ObservationToken: Sendable {
 
     init(observer: Observer) { self.observer = observer }
 
-    /// Ends the observation. When `cancel()` returns, no callback of this observation is running on
-    /// another thread and none will start.
+    /// Ends the observation. When `cancel()` returns, no callback of this observation will start, and
+    /// none is running on another thread, except when `cancel()` is called from inside a callback: it
+    /// then does not wait for callbacks on other threads, as two callbacks that cancel each other's
+    /// observation would otherwise wait for each other forever.
     public func cancel() { observer.cancel() }
 
     deinit { observer.cancel() }
@@ -51,7 +53,12 @@ final class Observer: @unchecked Sendable {
         runningCallbacks[thread, default: 0] += 1
         condition.unlock()
 
+        Self.deliveringThreads.withLock { $0[thread, default: 0] += 1 }
         callback(oldObject, newObject)
+        Self.deliveringThreads.withLock { threads in
+            threads[thread, default: 1] -= 1
+            if threads[thread] == 0 { threads[thread] = nil }
+        }
 
         condition.lock()
         runningCallbacks[thread, default: 1] -= 1
@@ -60,12 +67,18 @@ final class Observer: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Threads running a callback of any observer now.
+    private static let deliveringThreads = Locked<[ObjectIdentifier: Int]>([:])
+
     func cancel() {
         let thread = ObjectIdentifier(Thread.current)
+        // Inside a callback, waiting could deadlock: two callbacks on two threads that cancel each
+        // other's observation would each wait for the other to return.
+        let mayWait = Self.deliveringThreads.withLock { $0[thread] == nil }
         condition.lock()
         let wasCancelled = isCancelled
         isCancelled = true
-        while runningCallbacks.contains(where: { $0.key != thread }) {
+        while mayWait, runningCallbacks.contains(where: { $0.key != thread }) {
             condition.wait()
         }
         condition.unlock()
