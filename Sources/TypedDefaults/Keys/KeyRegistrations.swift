@@ -1,10 +1,12 @@
 import Foundation
 
-/// Where a key's value is found in one store: the name it is stored under, and for an
-/// ``InMemoryStorage`` the `InMemoryStorage.Reader` of the key's type that reads it.
+/// Where a key's value is found in one store: the name it is stored under, for an ``InMemoryStorage``
+/// the `InMemoryStorage.Reader` of the key's type that reads it, and on Linux the record its writes
+/// are saved from.
 struct StoredLocation {
     let name: String
     let reader: AnyObject?
+    let pending: PendingName?
 }
 
 /// The stores a key has been used with and where its value is found in each, so that a read looks

@@ -17,12 +17,17 @@ import Foundation
     /// Apple platforms persist `UserDefaults` themselves.
     final class Persistence: Sendable {
         static func make(domain: String?, defaults: UserDefaults) -> Persistence? { nil }
+        func record(forName name: String) -> PendingName { PendingName() }
         func recordWrite(_ object: Any?, forKey key: String) {}
+        func recordWrite(_ object: Any?, to record: PendingName) {}
         func flush() throws {}
         func discardPending() {}
         func removeFiles() {}
         func applyChanges(to values: inout [String: Any]) {}
     }
+
+    /// Nothing to record on Apple platforms.
+    final class PendingName: Sendable {}
 
 #else
 
@@ -34,16 +39,12 @@ import Foundation
         /// process killed a second after a write has saved it, and long enough to gather a burst.
         static let saveDelay: DispatchTimeInterval = .milliseconds(100)
 
-        private struct Change {
-            var object: Any?  // nil removes
-            var isSaved: Bool
-        }
-
         private struct Pending {
-            /// Every change made through the library in this process, by name, saved or not: Foundation's
-            /// `persistentDomain(forName:)` for the standard domain shows only what is on disk. One table
-            /// rather than a second one for the unsaved changes, so that a write hashes its name once.
-            var changes: [String: Change] = [:]
+            /// Every name written through the library in this process, with its last change, saved or
+            /// not: Foundation's `persistentDomain(forName:)` for the standard domain shows only what is
+            /// on disk.
+            var names: [String: PendingName] = [:]
+            var unsaved: [PendingName] = []
             var saveScheduled = false
             var locationChecked = false
             var usesSynchronize = false  // Foundation keeps the file somewhere else: let it save
@@ -78,9 +79,22 @@ import Foundation
             return persistence
         }
 
+        /// The record of `name`, for a key location to keep: its writes then skip the lookup by name.
+        func record(forName name: String) -> PendingName {
+            pending.withLock { state in Self.record(name, in: &state) }
+        }
+
+        /// Records a write to the name `key`, to be saved.
         func recordWrite(_ object: Any?, forKey key: String) {
+            let record = pending.withLock { state in Self.record(key, in: &state) }
+            recordWrite(object, to: record)
+        }
+
+        /// Records a write to the name of `record`, to be saved.
+        func recordWrite(_ object: Any?, to record: PendingName) {
             let mustSchedule = pending.withLock { state -> Bool in
-                state.changes[key] = Change(object: object, isSaved: false)
+                if record.change?.isSaved ?? true { state.unsaved.append(record) }
+                record.change = (object, isSaved: false)
                 defer { state.saveScheduled = true }
                 return !state.saveScheduled
             }
@@ -95,18 +109,29 @@ import Foundation
             }
         }
 
+        private static func record(_ name: String, in state: inout Pending) -> PendingName {
+            if let record = state.names[name] { return record }
+            let record = PendingName(name: name)
+            state.names[name] = record
+            return record
+        }
+
         /// Forgets unsaved writes, for a domain that is being removed.
         func discardPending() {
             pending.withLock { state in
-                state.changes.removeAll()
+                for record in state.names.values { record.change = nil }
+                state.unsaved.removeAll()
             }
         }
 
         /// Applies the changes made through the library in this process to `values`, the persistent
         /// domain as Foundation reports it.
         func applyChanges(to values: inout [String: Any]) {
-            for (key, change) in pending.withLock({ $0.changes }) {
-                values[key] = change.object
+            let changes = pending.withLock { state in
+                state.names.values.compactMap { record in record.change.map { (record.name, $0.object) } }
+            }
+            for (name, object) in changes {
+                values[name] = object
             }
         }
 
@@ -130,14 +155,16 @@ import Foundation
         private func savePending() throws -> DefaultsError? {
             saving.lock()
             defer { saving.unlock() }
-            let (changes, usesSynchronize) = pending.withLock { state in
+            let (batch, changes, usesSynchronize) = pending.withLock { state in
                 state.saveScheduled = false
-                var unsaved: [String: Any?] = [:]
-                for index in state.changes.indices where !state.changes.values[index].isSaved {
-                    unsaved[state.changes.keys[index]] = state.changes.values[index].object
-                    state.changes.values[index].isSaved = true
+                let batch = state.unsaved
+                state.unsaved.removeAll()
+                var changes: [String: Any?] = [:]
+                for record in batch {
+                    record.change?.isSaved = true
+                    changes[record.name] = record.change?.object
                 }
-                return (unsaved, state.usesSynchronize)
+                return (batch, changes, state.usesSynchronize)
             }
             guard !changes.isEmpty else { return nil }
             do {
@@ -149,8 +176,9 @@ import Foundation
             } catch {
                 // Keep what failed for the next attempt; a name written since is pending with its newer value.
                 pending.withLock { state in
-                    for key in changes.keys where state.changes[key]?.isSaved == true {
-                        state.changes[key]?.isSaved = false
+                    for record in batch where record.change?.isSaved == true {
+                        record.change?.isSaved = false
+                        state.unsaved.append(record)
                     }
                 }
                 throw error
@@ -264,6 +292,17 @@ import Foundation
         }
 
         private func errnoText() -> String { String(cString: strerror(errno)) }
+    }
+
+    /// The last change this process made to one name of a domain. Key locations keep the record of
+    /// their name, so that a write through a key records itself without looking the name up.
+    final class PendingName: @unchecked Sendable {
+        // @unchecked: `change` is guarded by the lock of the persistence that made the record.
+        let name: String
+        /// The object written (nil removes), and whether it is on disk.
+        @exclusivity(unchecked) var change: (object: Any?, isSaved: Bool)?
+
+        init(name: String) { self.name = name }
     }
 
     /// Saves every domain's pending writes when the process exits normally (`exit()` or return from main).
