@@ -1,8 +1,9 @@
 // `swift run -c release typed-defaults-bench [--check] [--json]`
 //
 // Measures the library next to the plain UserDefaults call a careful app would make, in one run:
-// each round times the library and the plain call over the same number of operations, taking turns at
-// going first, and the report gives the median of the rounds' ns/op and of their ratios. `--check` exits 1 when a ratio is
+// each round times the library and the plain call over the same number of operations, interleaved in
+// slices that take turns at going first, and the report gives the median of the rounds' ns/op and of
+// their ratios. `--check` exits 1 when a ratio is
 // over its budget; `--json` prints the figures for tools.
 import Foundation
 import TypedDefaults
@@ -41,11 +42,11 @@ struct Result: Codable {
 let rounds = 21
 var results: [Result] = []
 
-/// Times `library` and `plain` in alternating rounds: each round runs `operations` of each, the library
-/// first in even rounds and second in odd ones, so that neither side always runs on caches the other
-/// warmed. `settle` runs untimed after every timed side: for writes, it saves what the library wrote,
-/// so that no background save lands inside a later measurement (the save is measured on its own, in
-/// "1,000 writes + save").
+/// Times `library` and `plain` over `operations` each per round, in 8 interleaved slices that take
+/// turns at going first: the machine's speed drifts over tens of milliseconds, and interleaving makes
+/// both sides of a round see the same drift. `settle` runs untimed after every timed slice: for writes,
+/// it saves what the library wrote, so that its background save does not land inside a measurement
+/// (saving is measured on its own, in "1,000 writes + save").
 @MainActor
 func compare(
     _ name: String, budget: Double, baseline: String = "plain UserDefaults", operations: Int = 10_000,
@@ -56,29 +57,29 @@ func compare(
         plain(index)
     }
     settle()
+    let slices = min(8, operations)
+    let sliceOperations = operations / slices
+    func time(_ body: (Int) -> Void) -> Double {
+        defer { settle() }
+        return nanoseconds(sliceOperations) { for index in 0..<sliceOperations { body(index) } }
+    }
     var libraryTimes: [Double] = []
     var plainTimes: [Double] = []
     var ratios: [Double] = []
-    for round in 0..<rounds {
-        func timeLibrary() -> Double {
-            defer { settle() }
-            return nanoseconds(operations) { for index in 0..<operations { library(index) } }
+    for _ in 0..<rounds {
+        var libraryTime = 0.0
+        var plainTime = 0.0
+        for slice in 0..<slices {
+            if slice.isMultiple(of: 2) {
+                libraryTime += time(library)
+                plainTime += time(plain)
+            } else {
+                plainTime += time(plain)
+                libraryTime += time(library)
+            }
         }
-        func timePlain() -> Double {
-            defer { settle() }
-            return nanoseconds(operations) { for index in 0..<operations { plain(index) } }
-        }
-        let libraryTime: Double
-        let plainTime: Double
-        if round.isMultiple(of: 2) {
-            libraryTime = timeLibrary()
-            plainTime = timePlain()
-        } else {
-            plainTime = timePlain()
-            libraryTime = timeLibrary()
-        }
-        libraryTimes.append(libraryTime)
-        plainTimes.append(plainTime)
+        libraryTimes.append(libraryTime / Double(slices))
+        plainTimes.append(plainTime / Double(slices))
         ratios.append(libraryTime / plainTime)
     }
     results.append(

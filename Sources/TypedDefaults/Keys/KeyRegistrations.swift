@@ -2,17 +2,25 @@ import Foundation
 
 /// Where a key's value is found in one store: the name it is stored under, for an ``InMemoryStorage``
 /// the `InMemoryStorage.Reader` of the key's type that reads it, and on Linux the record its writes
-/// are saved from.
-struct StoredLocation {
+/// are saved from. A class, so that a write can use it unretained (see `KeyRegistrationState`).
+final class StoredLocation: @unchecked Sendable {
+    // @unchecked: immutable; `reader` is a `Sendable` `InMemoryStorage.Reader`.
     let name: String
     let reader: AnyObject?
     let pending: PendingName?
+
+    init(name: String, reader: AnyObject?, pending: PendingName?) {
+        self.name = name
+        self.reader = reader
+        self.pending = pending
+    }
 }
 
 /// The stores a key has been used with and where its value is found in each, so that a read looks
 /// up the name and registers the default once per store rather than on every access.
 @usableFromInline
 struct KeyRegistrationState {
+    /// Kept for the life of the key, so that the unretained references handed out stay valid.
     var locations: [(store: UInt64, location: StoredLocation)] = []
     /// The reader of the first store that has one, unretained (`locations` keeps it), so that the read
     /// that finds it touches no reference count: a read on `InMemoryStorage` costs a few tens of
@@ -36,8 +44,15 @@ extension Locked where State == KeyRegistrationState {
         return first.reader
     }
 
-    func location(inStore store: UInt64) -> StoredLocation? {
-        withLock { state in state.locations.first { $0.store == store }?.location }
+    /// Where the key is found in `store`, unretained: valid as long as the key lives. Unretained, because
+    /// reference counting is atomic, and atomic operations are most of what the library adds to a write.
+    func location(inStore store: UInt64) -> Unmanaged<StoredLocation>? {
+        withLock { state in
+            for index in state.locations.indices where state.locations[index].store == store {
+                return Unmanaged.passUnretained(state.locations[index].location)
+            }
+            return nil
+        }
     }
 
     func remember(_ location: StoredLocation, inStore store: UInt64) {

@@ -103,6 +103,7 @@ final class ObserverRegistry: Sendable {
 
     /// The observers of `name`, or an empty array: the cost of a write that nobody observes.
     func observers(of name: String) -> [Observer] {
-        observersByName.withLock { $0[name] ?? [] }
+        // Most writes happen with nobody observing anything: skip hashing the name then.
+        observersByName.withLock { $0.isEmpty ? [] : $0[name] ?? [] }
     }
 }

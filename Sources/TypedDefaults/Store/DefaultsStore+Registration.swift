@@ -19,12 +19,22 @@ extension DefaultsStore {
     /// reader.
     @usableFromInline
     func storedOrDefaultObject<Value>(for key: UserDefaultTypedKey<Value>) -> Any? {
-        context.storage.object(forKey: location(of: key).name)
+        withLocation(of: key) { context.storage.object(forKey: $0.name) }
+    }
+
+    /// Runs `body` with where `key` is stored in this store, without retaining it (the key keeps it).
+    func withLocation<Value, Result>(
+        of key: UserDefaultTypedKey<Value>, _ body: (StoredLocation) throws -> Result
+    ) rethrows -> Result {
+        if let location = key.registrations.location(inStore: serial) {
+            return try location._withUnsafeGuaranteedRef(body)
+        }
+        return try body(location(of: key))
     }
 
     /// Where `key` is stored in this store, with its default registered the first time.
     func location<Value>(of key: UserDefaultTypedKey<Value>) -> StoredLocation {
-        if let location = key.registrations.location(inStore: serial) { return location }
+        if let location = key.registrations.location(inStore: serial) { return location.takeUnretainedValue() }
         let name = keyPrefix + key.name
         let defaults = context.recordUses(CollectionOfOne((name, key)))
         if !defaults.isEmpty { context.storage.register(defaults: defaults) }

@@ -84,12 +84,13 @@ public final class DefaultsStore: Sendable {
     /// that fails to encode); the stored value is then kept. The subscript reports that error to
     /// ``ErrorReporting`` instead.
     public func set<Value>(_ value: Value, for key: UserDefaultTypedKey<Value>) throws {
-        let location = location(of: key)
-        let object = value.userDefaultsObject
-        if object == nil, !(value is any OptionalBox) {
-            throw DefaultsError.unconvertibleValue(key: location.name, type: "\(Value.self)")
+        try withLocation(of: key) { location in
+            let object = value.userDefaultsObject
+            if object == nil, !(value is any OptionalBox) {
+                throw DefaultsError.unconvertibleValue(key: location.name, type: "\(Value.self)")
+            }
+            write(object, forStoredName: location.name, pending: location.pending)
         }
-        write(object, forStoredName: location.name, pending: location.pending)
     }
 
     /// Whether a value is stored for `key`. Registered defaults and launch arguments do not count.
@@ -99,27 +100,31 @@ public final class DefaultsStore: Sendable {
 
     /// Removes the stored value for `key`, so that reads give its default again.
     public func remove<Value>(_ key: UserDefaultTypedKey<Value>) {
-        let location = location(of: key)
-        write(nil, forStoredName: location.name, pending: location.pending)
+        withLocation(of: key) { location in
+            write(nil, forStoredName: location.name, pending: location.pending)
+        }
     }
 
     /// The one path every change takes: storage, then saving (Linux), then observers.
     /// `pending` is the name's record for saving, when the caller has it (a key's location).
     func write(_ object: Any?, forStoredName name: String, pending: PendingName? = nil) {
+        let storage = context.storage
         let observers = context.observers.observers(of: name)
-        let oldObject = observers.isEmpty ? nil : context.storage.object(forKey: name)
+        let oldObject = observers.isEmpty ? nil : storage.object(forKey: name)
         if let object {
-            context.storage.set(object, forKey: name)
+            storage.set(object, forKey: name)
         } else {
-            context.storage.removeObject(forKey: name)
+            storage.removeObject(forKey: name)
         }
-        if let pending {
-            context.persistence?.recordWrite(object, to: pending)
-        } else {
-            context.persistence?.recordWrite(object, forKey: name)
+        if let persistence = context.persistence {
+            if let pending {
+                persistence.recordWrite(object, to: pending)
+            } else {
+                persistence.recordWrite(object, forKey: name)
+            }
         }
         guard !observers.isEmpty else { return }
-        let newObject = context.storage.object(forKey: name)
+        let newObject = storage.object(forKey: name)
         for observer in observers {
             observer.deliver(oldObject: oldObject, newObject: newObject)
         }
