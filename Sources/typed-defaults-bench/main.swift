@@ -44,9 +44,9 @@ var results: [Result] = []
 
 /// Times `library` and `plain` over `operations` each per round, in 8 interleaved slices that take
 /// turns at going first: the machine's speed drifts over tens of milliseconds, and interleaving makes
-/// both sides of a round see the same drift. `settle` runs untimed after every timed slice: for writes,
-/// it saves what the library wrote, so that its background save does not land inside a measurement
-/// (saving is measured on its own, in "1,000 writes + save").
+/// both sides of a round see the same drift. `settle` runs untimed between rounds: for writes, it saves
+/// what the library wrote, so that no case inherits another's pending writes. Within a round the
+/// library saves in the background at its own pace, at most every 100 ms, as it does in an app.
 @MainActor
 func compare(
     _ name: String, budget: Double, baseline: String = "plain UserDefaults", operations: Int = 10_000,
@@ -60,8 +60,7 @@ func compare(
     let slices = min(8, operations)
     let sliceOperations = operations / slices
     func time(_ body: (Int) -> Void) -> Double {
-        defer { settle() }
-        return nanoseconds(sliceOperations) { for index in 0..<sliceOperations { body(index) } }
+        nanoseconds(sliceOperations) { for index in 0..<sliceOperations { body(index) } }
     }
     var libraryTimes: [Double] = []
     var plainTimes: [Double] = []
@@ -78,6 +77,7 @@ func compare(
                 libraryTime += time(library)
             }
         }
+        settle()
         libraryTimes.append(libraryTime / Double(slices))
         plainTimes.append(plainTime / Double(slices))
         ratios.append(libraryTime / plainTime)
