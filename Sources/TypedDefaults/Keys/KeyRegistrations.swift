@@ -4,15 +4,17 @@ import Foundation
 /// the `InMemoryStorage.Reader` of the key's type that reads it, and on Linux the record its writes
 /// are saved from. A class, so that a write can use it unretained (see `KeyRegistrationState`).
 final class StoredLocation: @unchecked Sendable {
-    // @unchecked: immutable; `reader` is a `Sendable` `InMemoryStorage.Reader`.
+    // @unchecked: `reader` is a `Sendable` `InMemoryStorage.Reader`; `pending` is guarded by the lock of
+    // the store's persistence.
     let name: String
     let reader: AnyObject?
-    let pending: PendingName?
+    /// Made by the first write through this location (Linux), not by its first use: most keys are only
+    /// read, and making it costs a lock and a lookup.
+    @exclusivity(unchecked) var pending: PendingName?
 
-    init(name: String, reader: AnyObject?, pending: PendingName?) {
+    init(name: String, reader: AnyObject?) {
         self.name = name
         self.reader = reader
-        self.pending = pending
     }
 }
 

@@ -17,9 +17,8 @@ import Foundation
     /// Apple platforms persist `UserDefaults` themselves.
     final class Persistence: Sendable {
         static func make(domain: String?, defaults: UserDefaults) -> Persistence? { nil }
-        func record(forName name: String) -> PendingName { PendingName() }
         func recordWrite(_ object: Any?, forKey key: String) {}
-        func recordWrite(_ object: Any?, to record: PendingName) {}
+        func recordWrite(_ object: Any?, at location: StoredLocation) {}
         func flush() throws {}
         func discardPending() {}
         func removeFiles() {}
@@ -79,20 +78,25 @@ import Foundation
             return persistence
         }
 
-        /// The record of `name`, for a key location to keep: its writes then skip the lookup by name.
-        func record(forName name: String) -> PendingName {
-            pending.withLock { state in Self.record(name, in: &state) }
-        }
-
         /// Records a write to the name `key`, to be saved.
         func recordWrite(_ object: Any?, forKey key: String) {
-            let record = pending.withLock { state in Self.record(key, in: &state) }
-            recordWrite(object, to: record)
+            recordWrite(object) { state in Self.record(key, in: &state) }
         }
 
-        /// Records a write to the name of `record`, to be saved.
-        func recordWrite(_ object: Any?, to record: PendingName) {
+        /// Records a write through a key's location, to be saved. The location keeps its name's record
+        /// from its first write on, so that later writes skip the lookup by name.
+        func recordWrite(_ object: Any?, at location: StoredLocation) {
+            recordWrite(object) { state in
+                if let record = location.pending { return record }
+                let record = Self.record(location.name, in: &state)
+                location.pending = record
+                return record
+            }
+        }
+
+        private func recordWrite(_ object: Any?, findingRecord find: (inout Pending) -> PendingName) {
             let mustSchedule = pending.withLock { state -> Bool in
+                let record = find(&state)
                 if record.change?.isSaved ?? true { state.unsaved.append(record) }
                 record.change = (object, isSaved: false)
                 defer { state.saveScheduled = true }

@@ -38,9 +38,7 @@ extension DefaultsStore {
         let name = keyPrefix + key.name
         let defaults = context.recordUses(CollectionOfOne((name, key)))
         if !defaults.isEmpty { context.storage.register(defaults: defaults) }
-        let location = StoredLocation(
-            name: name, reader: context.inMemory?.reader(forKey: name, as: Value.self),
-            pending: context.persistence?.record(forName: name))
+        let location = StoredLocation(name: name, reader: context.inMemory?.reader(forKey: name, as: Value.self))
         key.registrations.remember(location, inStore: serial)
         return location
     }

@@ -89,7 +89,7 @@ public final class DefaultsStore: Sendable {
             if object == nil, !(value is any OptionalBox) {
                 throw DefaultsError.unconvertibleValue(key: location.name, type: "\(Value.self)")
             }
-            write(object, forStoredName: location.name, pending: location.pending)
+            write(object, forStoredName: location.name, location: location)
         }
     }
 
@@ -101,13 +101,13 @@ public final class DefaultsStore: Sendable {
     /// Removes the stored value for `key`, so that reads give its default again.
     public func remove<Value>(_ key: UserDefaultTypedKey<Value>) {
         withLocation(of: key) { location in
-            write(nil, forStoredName: location.name, pending: location.pending)
+            write(nil, forStoredName: location.name, location: location)
         }
     }
 
     /// The one path every change takes: storage, then saving (Linux), then observers.
-    /// `pending` is the name's record for saving, when the caller has it (a key's location).
-    func write(_ object: Any?, forStoredName name: String, pending: PendingName? = nil) {
+    /// `location` is the key's location, when the write comes through a key.
+    func write(_ object: Any?, forStoredName name: String, location: StoredLocation? = nil) {
         let storage = context.storage
         let observers = context.observers.observers(of: name)
         let oldObject = observers.isEmpty ? nil : storage.object(forKey: name)
@@ -117,8 +117,8 @@ public final class DefaultsStore: Sendable {
             storage.removeObject(forKey: name)
         }
         if let persistence = context.persistence {
-            if let pending {
-                persistence.recordWrite(object, to: pending)
+            if let location {
+                persistence.recordWrite(object, at: location)
             } else {
                 persistence.recordWrite(object, forKey: name)
             }
