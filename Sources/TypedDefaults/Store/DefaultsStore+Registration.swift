@@ -11,8 +11,7 @@ extension DefaultsStore {
     /// Defaults.register([.launchCount, .theme, .username])
     /// ```
     public func register(_ keys: [UserDefaultTypedKeys]) {
-        let defaults = context.recordUses(keys.lazy.compactMap(\.typedKey).map { (self.keyPrefix + $0.name, $0) })
-        if !defaults.isEmpty { context.storage.register(defaults: defaults) }
+        context.recordUses(keys.lazy.compactMap(\.typedKey).map { (self.keyPrefix + $0.name, $0) })
     }
 
     /// What the storage holds for `key`, or its registered default: a read that does not go through a
@@ -26,25 +25,22 @@ extension DefaultsStore {
     func withLocation<Value, Result>(
         of key: UserDefaultTypedKey<Value>, _ body: (StoredLocation) throws -> Result
     ) rethrows -> Result {
-        if let location = key.registrations.location(inStore: serial) {
-            return try location._withUnsafeGuaranteedRef(body)
-        }
-        return try body(location(of: key))
+        try location(of: key)._withUnsafeGuaranteedRef(body)
     }
 
-    /// Where `key` is stored in this store, with its default registered the first time.
-    func location<Value>(of key: UserDefaultTypedKey<Value>) -> StoredLocation {
-        if let location = key.registrations.location(inStore: serial) { return location.takeUnretainedValue() }
+    /// Where `key` is stored in this store, with its default registered the first time; unretained,
+    /// valid as long as the key lives.
+    private func location<Value>(of key: UserDefaultTypedKey<Value>) -> Unmanaged<StoredLocation> {
+        if let location = key.registrations.location(inStore: serial) { return location }
         let name = keyPrefix + key.name
-        let defaults = context.recordUses(CollectionOfOne((name, key)))
-        if !defaults.isEmpty { context.storage.register(defaults: defaults) }
+        context.recordUses(CollectionOfOne((name, key)))
         let location = StoredLocation(name: name, reader: context.inMemory?.reader(forKey: name, as: Value.self))
         key.registrations.remember(location, inStore: serial)
-        return location
+        return Unmanaged.passUnretained(location)
     }
 
     /// The name `key` is stored under in this store, with its default registered the first time.
     func storedName<Value>(_ key: UserDefaultTypedKey<Value>) -> String {
-        location(of: key).name
+        withLocation(of: key, \.name)
     }
 }

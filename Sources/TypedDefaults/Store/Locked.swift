@@ -3,8 +3,9 @@ import Foundation
 /// A value guarded by a lock: the library's one synchronization primitive.
 ///
 /// A `pthread_mutex_t`, which Apple platforms and Linux both have. Measured on Linux for a typed read on
-/// `InMemoryStorage` (two locks a read): `NSLock` ~175 ns, `Synchronization.Mutex` ~140 ns (and it needs
-/// macOS 15; the package supports 10.15), `pthread_mutex_t` ~100 ns.
+/// `InMemoryStorage`, before keys kept readers of their own (two locks and a name lookup a read):
+/// `NSLock` ~175 ns, `Synchronization.Mutex` ~140 ns (and it needs macOS 15; the package supports
+/// 10.15), `pthread_mutex_t` ~100 ns.
 @usableFromInline
 final class Locked<State>: @unchecked Sendable {
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>

@@ -67,11 +67,11 @@ final class StorageContext: @unchecked Sendable {
 
     // MARK: Registration
 
-    /// Records each key as a user of its stored name, and returns the defaults of the names new to this
-    /// storage, for the caller to register. A key whose type or default disagrees with its name's first
-    /// key is reported.
-    func recordUses(_ uses: some Sequence<(storedName: String, key: any AnyTypedKey)>) -> [String: Any] {
-        keyRecords.withLock { records in
+    /// Records each key as a user of its stored name, and registers the defaults of the names new to this
+    /// storage, all in one `register(defaults:)` call. A key whose type or default disagrees with its
+    /// name's first key is reported.
+    func recordUses(_ uses: some Sequence<(storedName: String, key: any AnyTypedKey)>) {
+        let defaults = keyRecords.withLock { records in
             var defaults: [String: Any] = [:]
             for (name, key) in uses {
                 if let first = records[name] {
@@ -85,6 +85,7 @@ final class StorageContext: @unchecked Sendable {
             }
             return defaults
         }
+        if !defaults.isEmpty { storage.register(defaults: defaults) }
     }
 
     /// Stored names used with this storage in this process (for `UserDefaults`, with any suite), with
