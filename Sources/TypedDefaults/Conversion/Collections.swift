@@ -5,45 +5,6 @@ import Foundation
 // Text in property-list syntax, as launch arguments deliver it on Linux ("(a, b)", "{a = 1;}"), is
 // parsed first.
 
-/// Looks through the `Optional<Any>` boxes that Foundation on Linux puts around container elements.
-protocol OptionalBox {
-    var unboxed: Any? { get }
-}
-
-extension Optional: OptionalBox {
-    var unboxed: Any? {
-        guard case .some(let wrapped) = self else { return nil }
-        if let inner = wrapped as? any OptionalBox { return inner.unboxed }
-        return wrapped
-    }
-}
-
-/// The element itself, with any `Optional` box around it removed; `nil` for a boxed `nil`.
-@inline(__always)
-func unboxed(_ element: Any) -> Any? {
-    if let box = element as? any OptionalBox { return box.unboxed }
-    return element
-}
-
-/// `object` with every `Optional` box removed, at every depth: the plain property list.
-func plainPropertyList(_ object: Any) -> Any {
-    switch unboxed(object) {
-    case let array as [Any]: return array.compactMap { unboxed($0).map(plainPropertyList) }
-    case let dictionary as [String: Any]:
-        return dictionary.compactMapValues { unboxed($0).map(plainPropertyList) }
-    case let value?: return value
-    case nil: return object
-    }
-}
-
-/// The property list that text in property-list syntax describes, or the object itself.
-func parsingPropertyListText(_ object: Any) -> Any {
-    guard let text = object as? String, let data = text.data(using: .utf8),
-        let parsed = try? PropertyListSerialization.propertyList(from: data, format: nil)
-    else { return object }
-    return parsed
-}
-
 func convertedElements<Element: UserDefaultConvertible>(_ object: Any) -> [Element]? {
     // Fast path: elements stored as exactly `Element` (strings, numbers, dates) need no conversion. A
     // cast fails at the first element of another type, and the conversion below handles those.

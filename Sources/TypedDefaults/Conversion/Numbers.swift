@@ -1,19 +1,7 @@
 import Foundation
 
-// Reading numbers: property-list numbers arrive as Int, Double, Bool, UInt64 or NSNumber depending on
-// the platform and on whether the value came from disk, memory or a launch argument ("3", "YES").
-// Every conversion here is exact: a value that does not fit the key's type reads as nil (the default),
-// and nothing traps.
-
-/// `object` as `T` when it holds exactly a `T`. Cheaper than `as? T`, which goes through the runtime's
-/// general cast on `Any`; a read of a plain value takes this path first.
-@inline(__always)
-func exactValue<T>(_ object: Any, as type: T.Type) -> T? {
-    func open<Boxed>(_ boxed: Boxed) -> T? {
-        Boxed.self == T.self ? unsafeBitCast(boxed, to: T.self) : nil
-    }
-    return open(object)
-}
+// Numbers and Booleans. The exact conversions they share are in PropertyLists.swift: a value that does
+// not fit the key's type reads as nil (the default), and nothing traps.
 
 extension Bool: UserDefaultConvertible {
     /// Reads a Boolean, the numbers 0 and 1, or the text `YES`/`NO`/`true`/`false`/`1`/`0`.
@@ -43,40 +31,6 @@ extension Bool: UserDefaultConvertible {
     public var userDefaultsObject: Any? { self }
 }
 
-/// The integer in `object`, if it holds one that `Integer` represents exactly.
-@inline(__always)
-func exactInteger<Integer: FixedWidthInteger>(_ object: Any) -> Integer? {
-    switch object {
-    case let value as Int: return Integer(exactly: value)
-    case let value as Double: return value.isFinite ? Integer(exactly: value) : nil
-    case let value as UInt64: return Integer(exactly: value)
-    case let value as Int64: return Integer(exactly: value)
-    case let value as Float: return value.isFinite ? Integer(exactly: value) : nil
-    case let value as Bool: return value ? 1 : 0
-    case let text as String:
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if let value = Integer(trimmed) { return value }
-        guard let value = Double(trimmed), value.isFinite else { return nil }
-        return Integer(exactly: value)
-    default: return nil
-    }
-}
-
-/// The number in `object` as a Double, reading integers, floats and decimal text.
-@inline(__always)
-func exactDouble(_ object: Any) -> Double? {
-    switch object {
-    case let value as Double: return value
-    case let value as Int: return Double(value)
-    case let value as Float: return Double(value)
-    case let value as UInt64: return Double(value)
-    case let value as Int64: return Double(value)
-    case is Bool: return nil
-    case let text as String: return Double(text.trimmingCharacters(in: .whitespaces))
-    default: return nil
-    }
-}
-
 extension Int: UserDefaultConvertible {
     /// Reads any integer in range, a whole-valued floating-point number, or integer text.
     public init?(userDefaultsObject object: Any) {
@@ -94,95 +48,34 @@ extension Int: UserDefaultConvertible {
     public var userDefaultsObject: Any? { self }
 }
 
-extension Int8: UserDefaultConvertible {
+/// Every integer type but `Int` (which has a faster read of its own) gets both requirements here.
+/// `& Codable` in the constraint makes this extension more specific than the `Codable` one, which
+/// integers would otherwise also match.
+extension UserDefaultConvertible where Self: FixedWidthInteger & Codable {
     /// Reads any integer in range, a whole-valued floating-point number, or integer text.
     public init?(userDefaultsObject object: Any) {
         guard let value: Self = exactInteger(object) else { return nil }
         self = value
     }
-    /// The integer, stored as `Int` so the plain API's `integer(forKey:)` reads it.
-    public var userDefaultsObject: Any? { Int(self) }
+
+    /// The integer as `Int` when it fits, so the plain API's `integer(forKey:)` reads it; else as
+    /// `Int64` (on 32-bit platforms) or `UInt64` (above `Int64.max`).
+    public var userDefaultsObject: Any? {
+        if let value = Int(exactly: self) { return value }
+        if let value = Int64(exactly: self) { return value }
+        return UInt64(exactly: self)
+    }
 }
 
-extension Int16: UserDefaultConvertible {
-    /// Reads any integer in range, a whole-valued floating-point number, or integer text.
-    public init?(userDefaultsObject object: Any) {
-        guard let value: Self = exactInteger(object) else { return nil }
-        self = value
-    }
-    /// The integer, stored as `Int` so the plain API's `integer(forKey:)` reads it.
-    public var userDefaultsObject: Any? { Int(self) }
-}
-
-extension Int32: UserDefaultConvertible {
-    /// Reads any integer in range, a whole-valued floating-point number, or integer text.
-    public init?(userDefaultsObject object: Any) {
-        guard let value: Self = exactInteger(object) else { return nil }
-        self = value
-    }
-    /// The integer, stored as `Int` so the plain API's `integer(forKey:)` reads it.
-    public var userDefaultsObject: Any? { Int(self) }
-}
-
-extension Int64: UserDefaultConvertible {
-    /// Reads any integer in range, a whole-valued floating-point number, or integer text.
-    public init?(userDefaultsObject object: Any) {
-        guard let value: Self = exactInteger(object) else { return nil }
-        self = value
-    }
-    /// The integer, stored as `Int` where that is 64 bits wide.
-    public var userDefaultsObject: Any? { Int(exactly: self) ?? self }
-}
-
-extension UInt: UserDefaultConvertible {
-    /// Reads any integer in range, a whole-valued floating-point number, or integer text.
-    public init?(userDefaultsObject object: Any) {
-        guard let value: Self = exactInteger(object) else { return nil }
-        self = value
-    }
-    /// The integer, stored as `Int` when it fits and as `UInt64` above `Int.max`.
-    public var userDefaultsObject: Any? { Int(exactly: self) ?? UInt64(self) }
-}
-
-extension UInt8: UserDefaultConvertible {
-    /// Reads any integer in range, a whole-valued floating-point number, or integer text.
-    public init?(userDefaultsObject object: Any) {
-        guard let value: Self = exactInteger(object) else { return nil }
-        self = value
-    }
-    /// The integer, stored as `Int`.
-    public var userDefaultsObject: Any? { Int(self) }
-}
-
-extension UInt16: UserDefaultConvertible {
-    /// Reads any integer in range, a whole-valued floating-point number, or integer text.
-    public init?(userDefaultsObject object: Any) {
-        guard let value: Self = exactInteger(object) else { return nil }
-        self = value
-    }
-    /// The integer, stored as `Int`.
-    public var userDefaultsObject: Any? { Int(self) }
-}
-
-extension UInt32: UserDefaultConvertible {
-    /// Reads any integer in range, a whole-valued floating-point number, or integer text.
-    public init?(userDefaultsObject object: Any) {
-        guard let value: Self = exactInteger(object) else { return nil }
-        self = value
-    }
-    /// The integer, stored as `Int`.
-    public var userDefaultsObject: Any? { Int(self) }
-}
-
-extension UInt64: UserDefaultConvertible {
-    /// Reads any integer in range, a whole-valued floating-point number, or integer text.
-    public init?(userDefaultsObject object: Any) {
-        guard let value: Self = exactInteger(object) else { return nil }
-        self = value
-    }
-    /// The integer, stored as `Int` when it fits and as `UInt64` above `Int.max`.
-    public var userDefaultsObject: Any? { Int(exactly: self) ?? self }
-}
+extension Int8: UserDefaultConvertible {}
+extension Int16: UserDefaultConvertible {}
+extension Int32: UserDefaultConvertible {}
+extension Int64: UserDefaultConvertible {}
+extension UInt: UserDefaultConvertible {}
+extension UInt8: UserDefaultConvertible {}
+extension UInt16: UserDefaultConvertible {}
+extension UInt32: UserDefaultConvertible {}
+extension UInt64: UserDefaultConvertible {}
 
 extension Double: UserDefaultConvertible {
     /// Reads any number (integers too) or decimal text.

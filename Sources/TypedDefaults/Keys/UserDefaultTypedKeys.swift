@@ -29,15 +29,14 @@ open class UserDefaultTypedKeys: @unchecked Sendable {
 /// }
 /// ```
 public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefaultTypedKeys, @unchecked Sendable {
-    // The properties that do not depend on `Value` come first, so that reading them needs no generic
-    // metadata: a read looks them up on every access.
+    // A key holds nothing but its declaration: where it is bound in a store is kept by the store's
+    // shared state, by stored name and value type, so a key object made anew on every access (a
+    // computed `static var`) costs what a `static let` key costs.
 
     /// The name the value is stored under, before any store prefix.
     public let name: String
     /// The default in its stored form, computed once; `nil` when there is nothing to register.
     let defaultObject: Any?
-    /// Where this key is registered already.
-    @usableFromInline let registrations = KeyRegistrations(KeyRegistrationState())
     /// The value a read returns when nothing readable is stored.
     public let defaultValue: Value
 

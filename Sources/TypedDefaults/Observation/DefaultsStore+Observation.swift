@@ -21,7 +21,7 @@ extension DefaultsStore {
                     oldValue: Self.value(of: key, from: oldObject), newValue: Self.value(of: key, from: newObject)))
         }
         context.observers.add(observer)
-        return ObservationToken(observer: observer)
+        return ObservationToken(observer: observer, context: context)
     }
 
     /// The current value of `key`, then its value after each change, as an asynchronous sequence.

@@ -11,8 +11,14 @@ public struct DefaultsChange<Value: UserDefaultConvertible>: Sendable {
 /// Keeps an observation alive: `cancel()` ends it, and so does releasing the token.
 public final class ObservationToken: Sendable {
     private let observer: Observer
+    /// Keeps the storage's shared state, and so its observers, alive while the observation lasts, even
+    /// when no store over the storage is left.
+    private let context: StorageContext
 
-    init(observer: Observer) { self.observer = observer }
+    init(observer: Observer, context: StorageContext) {
+        self.observer = observer
+        self.context = context
+    }
 
     /// Ends the observation. When `cancel()` returns, no callback of this observation will start, and
     /// none is running on another thread, except when `cancel()` is called from inside a callback: it

@@ -14,33 +14,17 @@ extension DefaultsStore {
         context.recordUses(keys.lazy.compactMap(\.typedKey).map { (self.keyPrefix + $0.name, $0) })
     }
 
-    /// What the storage holds for `key`, or its registered default: a read that does not go through a
-    /// reader.
+    /// What the storage holds for `key`, or its registered default.
     @usableFromInline
-    func storedOrDefaultObject<Value>(for key: UserDefaultTypedKey<Value>) -> Any? {
-        withLocation(of: key) { context.storage.object(forKey: $0.name) }
+    func object<Value>(for key: UserDefaultTypedKey<Value>) -> Any? {
+        context.storage.object(forKey: storedName(key))
     }
 
-    /// Runs `body` with where `key` is stored in this store, without retaining it (the key keeps it).
-    func withLocation<Value, Result>(
-        of key: UserDefaultTypedKey<Value>, _ body: (StoredLocation) throws -> Result
-    ) rethrows -> Result {
-        try location(of: key)._withUnsafeGuaranteedRef(body)
-    }
-
-    /// Where `key` is stored in this store, with its default registered the first time; unretained,
-    /// valid as long as the key lives.
-    private func location<Value>(of key: UserDefaultTypedKey<Value>) -> Unmanaged<StoredLocation> {
-        if let location = key.registrations.location(inStore: serial) { return location }
-        let name = keyPrefix + key.name
-        context.recordUses(CollectionOfOne((name, key)))
-        let location = StoredLocation(name: name, reader: context.inMemory?.reader(forKey: name, as: Value.self))
-        key.registrations.remember(location, inStore: serial)
-        return Unmanaged.passUnretained(location)
-    }
-
-    /// The name `key` is stored under in this store, with its default registered the first time.
+    /// The name `key` is stored under in this store, with its default registered the first time the
+    /// name is used with the key's value type.
     func storedName<Value>(_ key: UserDefaultTypedKey<Value>) -> String {
-        withLocation(of: key, \.name)
+        let name = keyPrefix.isEmpty ? key.name : keyPrefix + key.name
+        context.bind(key, as: name)
+        return name
     }
 }

@@ -11,24 +11,13 @@ import Foundation
 ///
 /// A store is cheap to share and safe to use from any thread.
 public final class DefaultsStore: Sendable {
-    @usableFromInline let context: StorageContext
+    let context: StorageContext
     /// Prepended to every key's name: with `"app."`, `launchCount` is stored as `app.launchCount`.
     public let keyPrefix: String
-    /// Tells this store apart in the keys' caches of where they are registered.
-    @usableFromInline let serial: UInt64
-    /// Whether keys read this store's storage through readers of their own (``InMemoryStorage``).
-    @usableFromInline let readsThroughReaders: Bool
-
-    private static let serials = Locked<UInt64>(0)
 
     init(context: StorageContext, keyPrefix: String) {
         self.context = context
         self.keyPrefix = keyPrefix
-        self.readsThroughReaders = context.inMemory != nil
-        self.serial = Self.serials.withLock { counter in
-            counter += 1
-            return counter
-        }
     }
 
     /// The store over `UserDefaults.standard`; also available as ``Defaults``.
@@ -62,15 +51,7 @@ public final class DefaultsStore: Sendable {
     public subscript<Value>(key: UserDefaultTypedKey<Value>) -> Value {
         // Inlinable so that a read is specialized for the key's type where it is written: generic code
         // would look up `Optional<Value>` metadata on every read.
-        @inlinable get {
-            if readsThroughReaders, let reader = key.registrations.reader(inStore: serial) {
-                // The reader was made for this key's type, and the key keeps it alive.
-                return reader._withUnsafeGuaranteedRef {
-                    unsafeDowncast($0, to: InMemoryStorage.Reader<Value>.self).value(of: key)
-                }
-            }
-            return Self.value(of: key, from: storedOrDefaultObject(for: key))
-        }
+        @inlinable get { Self.value(of: key, from: object(for: key)) }
         set {
             do {
                 try set(newValue, for: key)
@@ -84,13 +65,12 @@ public final class DefaultsStore: Sendable {
     /// that fails to encode); the stored value is then kept. The subscript reports that error to
     /// ``ErrorReporting`` instead.
     public func set<Value>(_ value: Value, for key: UserDefaultTypedKey<Value>) throws {
-        try withLocation(of: key) { location in
-            let object = value.userDefaultsObject
-            if object == nil, !(value is any OptionalBox) {
-                throw DefaultsError.unconvertibleValue(key: location.name, type: "\(Value.self)")
-            }
-            write(object, forStoredName: location.name, location: location)
+        let name = storedName(key)
+        let object = value.userDefaultsObject
+        if object == nil, !(value is any OptionalBox) {
+            throw DefaultsError.unconvertibleValue(key: name, type: "\(Value.self)")
         }
+        write(object, forStoredName: name)
     }
 
     /// Whether a value is stored for `key`. Registered defaults and launch arguments do not count.
@@ -100,31 +80,16 @@ public final class DefaultsStore: Sendable {
 
     /// Removes the stored value for `key`, so that reads give its default again.
     public func remove<Value>(_ key: UserDefaultTypedKey<Value>) {
-        withLocation(of: key) { location in
-            write(nil, forStoredName: location.name, location: location)
-        }
+        write(nil, forStoredName: storedName(key))
     }
 
-    /// The one path every change takes: storage, then saving (Linux), then observers.
-    /// `location` is the key's location, when the write comes through a key.
-    func write(_ object: Any?, forStoredName name: String, location: StoredLocation? = nil) {
-        let storage = context.storage
+    /// The one path every change takes: storage and saving (Linux) together, then observers.
+    func write(_ object: Any?, forStoredName name: String) {
         let observers = context.observers.observers(of: name)
-        let oldObject = observers.isEmpty ? nil : storage.object(forKey: name)
-        if let object {
-            storage.set(object, forKey: name)
-        } else {
-            storage.removeObject(forKey: name)
-        }
-        if let persistence = context.persistence {
-            if let location {
-                persistence.recordWrite(object, at: location)
-            } else {
-                persistence.recordWrite(object, forKey: name)
-            }
-        }
+        let oldObject = observers.isEmpty ? nil : context.storage.object(forKey: name)
+        context.store(object, forName: name)
         guard !observers.isEmpty else { return }
-        let newObject = storage.object(forKey: name)
+        let newObject = context.storage.object(forKey: name)
         for observer in observers {
             observer.deliver(oldObject: oldObject, newObject: newObject)
         }

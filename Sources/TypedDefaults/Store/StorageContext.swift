@@ -1,21 +1,31 @@
 import Foundation
 
-/// What every store over one storage shares: the storage, which names have registered defaults,
-/// the observers, and (on Linux) the persistence that saves its writes.
+/// What every store over one storage shares: the storage, the names bound in it, the observers, and
+/// (on Linux) the persistence that saves its writes.
 ///
 /// There is one context per suite name and one per storage object, so two stores over the same suite
-/// see each other's registrations and notify each other's observers.
-@usableFromInline
+/// see each other's registrations and notify each other's observers. A context lives as long as a store,
+/// an observation or a wrapper over it does: `DefaultsStore(storage:)` stores that nobody holds any more
+/// are freed with their storage and everything bound in it. Suite contexts live for the process, as
+/// Foundation's own suites do.
 final class StorageContext: @unchecked Sendable {
     // @unchecked: `storage` is required to be thread-safe (see `KeyValueStorage`); the rest is `let`
     // or guarded by a lock.
-    @usableFromInline let storage: any KeyValueStorage
-    /// `storage` when it is an ``InMemoryStorage``, which keys read through readers of their own.
-    let inMemory: InMemoryStorage?
+    let storage: any KeyValueStorage
     /// The suite name, when known: it names the file on Linux and the persistent domain.
     let domain: String?
     let persistence: Persistence?
     let observers = ObserverRegistry()
+
+    /// A stored name used with one value type: what a store has registered and checked already.
+    private struct Binding: Hashable {
+        let storedName: String
+        let valueType: ObjectIdentifier
+    }
+
+    /// The names bound in this storage by a read or write through a key, so that a key's default is
+    /// registered and checked once per name and type, not on every access.
+    private let bindings = Locked<Set<Binding>>([])
     /// The first key used with each stored name. `UserDefaults` keeps registered defaults in one domain
     /// for the whole process, shared by every suite, so all `UserDefaults` storages share one record:
     /// two suites that give one name different defaults would show each other's default.
@@ -25,7 +35,6 @@ final class StorageContext: @unchecked Sendable {
     private init(storage: any KeyValueStorage, domain: String?) {
         self.storage = storage
         self.domain = domain
-        inMemory = storage as? InMemoryStorage
         keyRecords = storage is UserDefaults ? Self.userDefaultsKeyRecords : Locked([:])
         if let defaults = storage as? UserDefaults {
             persistence = Persistence.make(domain: domain, defaults: defaults)
@@ -34,10 +43,24 @@ final class StorageContext: @unchecked Sendable {
         }
     }
 
+    deinit {
+        // Only contexts of `DefaultsStore(storage:)` are freed; forget the entry if nobody replaced it.
+        let identifier = ObjectIdentifier(storage)
+        Self.byObject.withLock { contexts in
+            if contexts[identifier]?.context == nil { contexts[identifier] = nil }
+        }
+    }
+
     // MARK: Finding the context
 
+    private struct WeakContext {
+        weak var context: StorageContext?
+    }
+
     private static let bySuite = Locked<[String: StorageContext]>([:])
-    private static let byObject = Locked<[ObjectIdentifier: StorageContext]>([:])
+    /// Weak, so that a storage nobody uses any more is freed; the context holds its storage, so while
+    /// an entry's context lives no other object can take its identifier.
+    private static let byObject = Locked<[ObjectIdentifier: WeakContext]>([:])
 
     static let standard = StorageContext(
         storage: UserDefaults.standard,
@@ -57,15 +80,25 @@ final class StorageContext: @unchecked Sendable {
         if storage === UserDefaults.standard { return standard }
         return byObject.withLock { contexts in
             let identifier = ObjectIdentifier(storage)
-            if let context = contexts[identifier] { return context }
+            if let context = contexts[identifier]?.context { return context }
             // A UserDefaults made by the caller: its suite name cannot be read back from it.
             let context = StorageContext(storage: storage, domain: nil)
-            contexts[identifier] = context
+            contexts[identifier] = WeakContext(context: context)
             return context
         }
     }
 
-    // MARK: Registration
+    // MARK: Binding keys
+
+    /// Registers `key`'s default under `storedName` the first time the name is used with the key's value
+    /// type in this storage. Later calls cost one lookup: a key made anew on each access (a computed
+    /// `static var`) is bound as a `static let` key is.
+    func bind<Value>(_ key: UserDefaultTypedKey<Value>, as storedName: String) {
+        let binding = Binding(storedName: storedName, valueType: ObjectIdentifier(Value.self))
+        guard !bindings.withLock({ $0.contains(binding) }) else { return }
+        recordUses(CollectionOfOne((storedName, key)))
+        bindings.withLock { _ = $0.insert(binding) }
+    }
 
     /// Records each key as a user of its stored name, and registers the defaults of the names new to this
     /// storage, all in one `register(defaults:)` call. A key whose type or default disagrees with its
@@ -94,6 +127,20 @@ final class StorageContext: @unchecked Sendable {
         keyRecords.withLock { records in records.mapValues(\.defaultObject) }
     }
 
+    // MARK: Writing
+
+    /// Stores `object` under `name` (`nil` removes it) and, on Linux, records it for saving, as one step:
+    /// the value and the record that it must be saved change together.
+    func store(_ object: Any?, forName name: String) {
+        if let persistence {
+            persistence.store(object, forKey: name)
+        } else if let object {
+            storage.set(object, forKey: name)
+        } else {
+            storage.removeObject(forKey: name)
+        }
+    }
+
     // MARK: Reading what is stored
 
     /// Every stored value, without registered defaults and launch arguments, if the storage can list them.
@@ -113,27 +160,5 @@ final class StorageContext: @unchecked Sendable {
         guard let object = storage.object(forKey: name) else { return nil }
         let defaultObject = keyRecords.withLock { $0[name]?.defaultObject }
         return propertyListsEqual(object, defaultObject) ? nil : object
-    }
-}
-
-/// Whether two property-list objects are equal, compared structurally (dictionary order does not count).
-func propertyListsEqual(_ first: Any?, _ second: Any?) -> Bool {
-    guard let first = first.flatMap(unboxed), let second = second.flatMap(unboxed) else {
-        return first.flatMap(unboxed) == nil && second.flatMap(unboxed) == nil
-    }
-    switch (first, second) {
-    case (let first as String, let second as String): return first == second
-    case (let first as Bool, let second as Bool): return first == second
-    case (let first as Date, let second as Date): return first == second
-    case (let first as Data, let second as Data): return first == second
-    case (let first as [Any], let second as [Any]):
-        return first.count == second.count && zip(first, second).allSatisfy(propertyListsEqual)
-    case (let first as [String: Any], let second as [String: Any]):
-        return first.count == second.count
-            && first.allSatisfy { key, value in second[key].map { propertyListsEqual(value, $0) } ?? false }
-    default:
-        if let first: Int64 = exactInteger(first), let second: Int64 = exactInteger(second) { return first == second }
-        if let first = exactDouble(first), let second = exactDouble(second) { return first == second }
-        return false
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-// The one place where platforms differ (Sources/TypedDefaults/Platform/).
+// The one place where platforms differ.
 //
 // Apple platforms: the system's preferences daemon persists every `UserDefaults` write, keeps full date
 // precision and merges writers from several processes. Nothing to do.
@@ -14,19 +14,15 @@ import Foundation
 
 #if canImport(Darwin)
 
-    /// Apple platforms persist `UserDefaults` themselves.
+    /// Apple platforms persist `UserDefaults` themselves: no persistence is ever made there.
     final class Persistence: Sendable {
         static func make(domain: String?, defaults: UserDefaults) -> Persistence? { nil }
-        func recordWrite(_ object: Any?, forKey key: String) {}
-        func recordWrite(_ object: Any?, at location: StoredLocation) {}
+        func store(_ object: Any?, forKey key: String) {}
         func flush() throws {}
         func discardPending() {}
         func removeFiles() {}
         func applyChanges(to values: inout [String: Any]) {}
     }
-
-    /// Nothing to record on Apple platforms.
-    final class PendingName: Sendable {}
 
 #else
 
@@ -38,12 +34,18 @@ import Foundation
         /// process killed a second after a write has saved it, and long enough to gather a burst.
         static let saveDelay: DispatchTimeInterval = .milliseconds(100)
 
+        /// The last change this process made to one name, and whether it is on disk.
+        private struct Change {
+            var object: Any?
+            var isSaved: Bool
+        }
+
         private struct Pending {
             /// Every name written through the library in this process, with its last change, saved or
             /// not: Foundation's `persistentDomain(forName:)` for the standard domain shows only what is
             /// on disk.
-            var names: [String: PendingName] = [:]
-            var unsaved: [PendingName] = []
+            var changes: [String: Change] = [:]
+            var unsaved: Set<String> = []
             var saveScheduled = false
             var locationChecked = false
             var usesSynchronize = false  // Foundation keeps the file somewhere else: let it save
@@ -70,6 +72,15 @@ import Foundation
             }
         }
 
+        deinit {
+            // The last store over a `UserDefaults` made by the caller is gone: save what it wrote.
+            do {
+                try flush()
+            } catch {
+                ErrorReporting.report(error)
+            }
+        }
+
         /// A persistence for `defaults`; `domain` is its suite name, or nil when the library cannot know
         /// it (a `UserDefaults` made by the caller), in which case saving falls back to `synchronize()`.
         static func make(domain: String?, defaults: UserDefaults) -> Persistence? {
@@ -78,27 +89,17 @@ import Foundation
             return persistence
         }
 
-        /// Records a write to the name `key`, to be saved.
-        func recordWrite(_ object: Any?, forKey key: String) {
-            recordWrite(object) { state in Self.record(key, in: &state) }
-        }
-
-        /// Records a write through a key's location, to be saved. The location keeps its name's record
-        /// from its first write on, so that later writes skip the lookup by name.
-        func recordWrite(_ object: Any?, at location: StoredLocation) {
-            recordWrite(object) { state in
-                if let record = location.pending { return record }
-                let record = Self.record(location.name, in: &state)
-                location.pending = record
-                return record
-            }
-        }
-
-        private func recordWrite(_ object: Any?, findingRecord find: (inout Pending) -> PendingName) {
+        /// Stores `object` under `key` (`nil` removes it) and records the change to be saved, under one
+        /// lock: a save never sees a value older than the one in memory.
+        func store(_ object: Any?, forKey key: String) {
             let mustSchedule = pending.withLock { state -> Bool in
-                let record = find(&state)
-                if record.change?.isSaved ?? true { state.unsaved.append(record) }
-                record.change = (object, isSaved: false)
+                if let object {
+                    defaults.set(object, forKey: key)
+                } else {
+                    defaults.removeObject(forKey: key)
+                }
+                state.changes[key] = Change(object: object, isSaved: false)
+                state.unsaved.insert(key)
                 defer { state.saveScheduled = true }
                 return !state.saveScheduled
             }
@@ -113,17 +114,10 @@ import Foundation
             }
         }
 
-        private static func record(_ name: String, in state: inout Pending) -> PendingName {
-            if let record = state.names[name] { return record }
-            let record = PendingName(name: name)
-            state.names[name] = record
-            return record
-        }
-
         /// Forgets unsaved writes, for a domain that is being removed.
         func discardPending() {
             pending.withLock { state in
-                for record in state.names.values { record.change = nil }
+                state.changes.removeAll()
                 state.unsaved.removeAll()
             }
         }
@@ -131,11 +125,9 @@ import Foundation
         /// Applies the changes made through the library in this process to `values`, the persistent
         /// domain as Foundation reports it.
         func applyChanges(to values: inout [String: Any]) {
-            let changes = pending.withLock { state in
-                state.names.values.compactMap { record in record.change.map { (record.name, $0.object) } }
-            }
-            for (name, object) in changes {
-                values[name] = object
+            let changes = pending.withLock { $0.changes }
+            for (name, change) in changes {
+                values[name] = change.object
             }
         }
 
@@ -164,9 +156,9 @@ import Foundation
                 let batch = state.unsaved
                 state.unsaved.removeAll()
                 var changes: [String: Any?] = [:]
-                for record in batch {
-                    record.change?.isSaved = true
-                    changes[record.name] = record.change?.object
+                for name in batch {
+                    state.changes[name]?.isSaved = true
+                    changes[name] = state.changes[name]?.object
                 }
                 return (batch, changes, state.usesSynchronize)
             }
@@ -180,9 +172,9 @@ import Foundation
             } catch {
                 // Keep what failed for the next attempt; a name written since is pending with its newer value.
                 pending.withLock { state in
-                    for record in batch where record.change?.isSaved == true {
-                        record.change?.isSaved = false
-                        state.unsaved.append(record)
+                    for name in batch where state.changes[name]?.isSaved == true {
+                        state.changes[name]?.isSaved = false
+                        state.unsaved.insert(name)
                     }
                 }
                 throw error
@@ -298,32 +290,29 @@ import Foundation
         private func errnoText() -> String { String(cString: strerror(errno)) }
     }
 
-    /// The last change this process made to one name of a domain. Key locations keep the record of
-    /// their name, so that a write through a key records itself without looking the name up.
-    final class PendingName: @unchecked Sendable {
-        // @unchecked: `change` is guarded by the lock of the persistence that made the record.
-        let name: String
-        /// The object written (nil removes), and whether it is on disk.
-        @exclusivity(unchecked) var change: (object: Any?, isSaved: Bool)?
-
-        init(name: String) { self.name = name }
-    }
-
     /// Saves every domain's pending writes when the process exits normally (`exit()` or return from main).
+    /// Weak: a persistence whose storage nobody uses any more saves from its `deinit` and is freed.
     final class ExitSaver: Sendable {
+        private struct Entry {
+            weak var persistence: Persistence?
+        }
+
         static let shared = ExitSaver()
-        private let persistences = Locked<[Persistence]>([])
+        private let persistences = Locked<[Entry]>([])
 
         private init() {
             atexit { ExitSaver.shared.saveAll() }
         }
 
         func add(_ persistence: Persistence) {
-            persistences.withLock { $0.append(persistence) }
+            persistences.withLock { entries in
+                entries.removeAll { $0.persistence == nil }
+                entries.append(Entry(persistence: persistence))
+            }
         }
 
         func saveAll() {
-            for persistence in persistences.withLock({ $0 }) {
+            for persistence in persistences.withLock({ $0.compactMap(\.persistence) }) {
                 do {
                     try persistence.flush()
                 } catch {

@@ -1,0 +1,111 @@
+import Foundation
+
+// Helpers for property-list objects as they arrive from any storage: numbers as Int, Double, Bool,
+// UInt64 or NSNumber depending on the platform and on whether the value came from disk, memory or a
+// launch argument ("3", "YES"); container elements wrapped in `Optional<Any>` boxes by Foundation on
+// Linux. Every number conversion here is exact: a value that does not fit reads as nil, nothing traps.
+
+/// `object` as `T` when it holds exactly a `T`. Cheaper than `as? T`, which goes through the runtime's
+/// general cast on `Any`; a read of a plain value takes this path first.
+@inline(__always)
+func exactValue<T>(_ object: Any, as type: T.Type) -> T? {
+    func open<Boxed>(_ boxed: Boxed) -> T? {
+        Boxed.self == T.self ? unsafeBitCast(boxed, to: T.self) : nil
+    }
+    return open(object)
+}
+
+/// The integer in `object`, if it holds one that `Integer` represents exactly.
+@inline(__always)
+func exactInteger<Integer: FixedWidthInteger>(_ object: Any) -> Integer? {
+    switch object {
+    case let value as Int: return Integer(exactly: value)
+    case let value as Double: return value.isFinite ? Integer(exactly: value) : nil
+    case let value as UInt64: return Integer(exactly: value)
+    case let value as Int64: return Integer(exactly: value)
+    case let value as Float: return value.isFinite ? Integer(exactly: value) : nil
+    case let value as Bool: return value ? 1 : 0
+    case let text as String:
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if let value = Integer(trimmed) { return value }
+        guard let value = Double(trimmed), value.isFinite else { return nil }
+        return Integer(exactly: value)
+    default: return nil
+    }
+}
+
+/// The number in `object` as a Double, reading integers, floats and decimal text.
+@inline(__always)
+func exactDouble(_ object: Any) -> Double? {
+    switch object {
+    case let value as Double: return value
+    case let value as Int: return Double(value)
+    case let value as Float: return Double(value)
+    case let value as UInt64: return Double(value)
+    case let value as Int64: return Double(value)
+    case is Bool: return nil
+    case let text as String: return Double(text.trimmingCharacters(in: .whitespaces))
+    default: return nil
+    }
+}
+
+/// Looks through the `Optional<Any>` boxes that Foundation on Linux puts around container elements.
+protocol OptionalBox {
+    var unboxed: Any? { get }
+}
+
+extension Optional: OptionalBox {
+    var unboxed: Any? {
+        guard case .some(let wrapped) = self else { return nil }
+        if let inner = wrapped as? any OptionalBox { return inner.unboxed }
+        return wrapped
+    }
+}
+
+/// The element itself, with any `Optional` box around it removed; `nil` for a boxed `nil`.
+@inline(__always)
+func unboxed(_ element: Any) -> Any? {
+    if let box = element as? any OptionalBox { return box.unboxed }
+    return element
+}
+
+/// `object` with every `Optional` box removed, at every depth: the plain property list.
+func plainPropertyList(_ object: Any) -> Any {
+    switch unboxed(object) {
+    case let array as [Any]: return array.compactMap { unboxed($0).map(plainPropertyList) }
+    case let dictionary as [String: Any]:
+        return dictionary.compactMapValues { unboxed($0).map(plainPropertyList) }
+    case let value?: return value
+    case nil: return object
+    }
+}
+
+/// The property list that text in property-list syntax describes, or the object itself.
+func parsingPropertyListText(_ object: Any) -> Any {
+    guard let text = object as? String, let data = text.data(using: .utf8),
+        let parsed = try? PropertyListSerialization.propertyList(from: data, format: nil)
+    else { return object }
+    return parsed
+}
+
+/// Whether two property-list objects are equal, compared structurally (dictionary order does not count).
+func propertyListsEqual(_ first: Any?, _ second: Any?) -> Bool {
+    guard let first = first.flatMap(unboxed), let second = second.flatMap(unboxed) else {
+        return first.flatMap(unboxed) == nil && second.flatMap(unboxed) == nil
+    }
+    switch (first, second) {
+    case (let first as String, let second as String): return first == second
+    case (let first as Bool, let second as Bool): return first == second
+    case (let first as Date, let second as Date): return first == second
+    case (let first as Data, let second as Data): return first == second
+    case (let first as [Any], let second as [Any]):
+        return first.count == second.count && zip(first, second).allSatisfy(propertyListsEqual)
+    case (let first as [String: Any], let second as [String: Any]):
+        return first.count == second.count
+            && first.allSatisfy { key, value in second[key].map { propertyListsEqual(value, $0) } ?? false }
+    default:
+        if let first: Int64 = exactInteger(first), let second: Int64 = exactInteger(second) { return first == second }
+        if let first = exactDouble(first), let second = exactDouble(second) { return first == second }
+        return false
+    }
+}
