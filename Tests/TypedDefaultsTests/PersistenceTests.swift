@@ -2,21 +2,6 @@ import Foundation
 import Testing
 import TypedDefaults
 
-/// What `typed-defaults-probe dump` prints after `typed-defaults-probe write`: every date to the
-/// microsecond, every URL exactly.
-let fixtureLines = [
-    "count=42",
-    "date=1700000000.123456",
-    "dates=0.001000,1800000000.500000",
-    "theme=dark",
-    "profile=Ada@-4000000000.250000",
-    "urls=https://example.com/p?q=1&r=a%20b#frag https://xn--bcher-kva.example/stra%C3%9Fe?q=%C3%A4 "
-        + "mailto:ada@example.com?subject=Hi%20there ftp://user@ftp.example.com:2121/pub/file.txt "
-        + "file:///tmp/a%20dir/%C3%BCn%C3%AF%20c%C3%B8d%C3%A9.txt",
-    "urlsByName=file:file:///tmp/a%20dir/%C3%BCn%C3%AF%20c%C3%B8d%C3%A9.txt first:https://example.com/p?q=1&r=a%20b#frag",
-    "homepage=https://xn--bcher-kva.example/stra%C3%9Fe?q=%C3%A4",
-]
-
 @Suite("Values survive the process that wrote them")
 struct PersistenceTests {
     @Test(arguments: ["return", "exit"])
@@ -98,25 +83,5 @@ struct PersistenceTests {
             try store.flush()
             #expect(try ProbeProcess.run(["dump", suite]).lines.first == "count=42")
         }
-    }
-}
-
-@Suite("Launch arguments override typed values")
-struct LaunchArgumentTests {
-    @Test func everyTypeWithATextFormReadsItsLaunchArgument() throws {
-        let result = try ProbeProcess.run([
-            "args", uniqueSuiteName(),
-            "-count", "3", "-verbose", "YES", "-ratio", "2.5", "-scale", "1.5", "-name", "ada",
-            "-site", "https://x.example/a?b=1", "-when", "2026-01-01T00:00:00.250Z", "-theme", "dark",
-            "-list", #"(a, "b c")"#, "-map", "{a = 1; b = 2;}", "-small", "300",
-        ])
-        #expect(
-            result.lines == [
-                "count=3", "small=0", "verbose=true", "ratio=2.5", "scale=1.5", "name=ada",
-                "site=https://x.example/a?b=1", "when=1767225600.25", "theme=dark", #"list=["a", "b c"]"#,
-                #"map=[(key: "a", value: 1), (key: "b", value: 2)]"#,
-                // Launch arguments are never stored.
-                "stored=[]",
-            ])
     }
 }
