@@ -25,6 +25,15 @@ struct KeyConflictTests {
     }
 
     @Test(.enabled(if: isDebugBuild, "release builds warn instead of stopping"))
+    func usingOneNameWithTwoDefaultsInOneStoreStopsADebugBuild() async {
+        await #expect(processExitsWith: .failure) {
+            let store = DefaultsStore(storage: InMemoryStorage())
+            _ = store[.launchCount]
+            _ = store[UserDefaultTypedKey<Int>("launchCount", defaultValue: 1)]
+        }
+    }
+
+    @Test(.enabled(if: isDebugBuild, "release builds warn instead of stopping"))
     func registeringConflictingKeysTogetherStopsADebugBuild() async {
         await #expect(processExitsWith: .failure) {
             DefaultsStore(storage: InMemoryStorage()).register([.launchCount, .theme, .legacyTheme])

@@ -5,12 +5,14 @@ import Foundation
 // launch argument ("3", "YES"); container elements wrapped in `Optional<Any>` boxes by Foundation on
 // Linux. Every number conversion here is exact: a value that does not fit reads as nil, nothing traps.
 
-/// `object` as `T` when it holds exactly a `T`. Cheaper than `as? T`, which goes through the runtime's
-/// general cast on `Any`; a read of a plain value takes this path first.
+/// `object` as `T` when it holds exactly a `T`. Cheaper than `as? T` on `Any`, which tries bridging and
+/// wrapping first; opening the existential compares the type, then casts between identical types. (An
+/// `unsafeBitCast` here saved about 90 instructions of a 12,500-instruction read, under 1 %: not worth
+/// unsafe code.)
 @inline(__always)
 func exactValue<T>(_ object: Any, as type: T.Type) -> T? {
     func open<Boxed>(_ boxed: Boxed) -> T? {
-        Boxed.self == T.self ? unsafeBitCast(boxed, to: T.self) : nil
+        Boxed.self == T.self ? boxed as? T : nil
     }
     return open(object)
 }

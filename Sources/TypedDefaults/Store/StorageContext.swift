@@ -30,8 +30,9 @@ final class StorageContext: @unchecked Sendable {
     }
 
     /// The names bound in this storage by a read or write through a key, so that a key's default is
-    /// registered and checked once per name and type, not on every access.
-    private let bindings = Locked<Set<Binding>>([])
+    /// registered and checked once per name and type, not on every access; each with the key object that
+    /// bound it.
+    private let bindings = Locked<[Binding: ObjectIdentifier]>([:])
     /// The first key used with each stored name. `UserDefaults` keeps registered defaults in one domain
     /// for the whole process, shared by every suite, so all `UserDefaults` storages share one record:
     /// two suites that give one name different defaults would show each other's default.
@@ -99,11 +100,23 @@ final class StorageContext: @unchecked Sendable {
     /// Registers `key`'s default under `storedName` the first time the name is used with the key's value
     /// type in this storage. Later calls cost one lookup: a key made anew on each access (a computed
     /// `static var`) is bound as a `static let` key is.
+    ///
+    /// Another key object with the same name and type (a computed key, or a second `static let` key that
+    /// may give the name another default) is checked against the first in debug builds, on every access,
+    /// so that a developer sees the conflict; release builds keep the one lookup and leave that check to
+    /// ``DefaultsStore/register(_:)`` and ``UserDefaultTypedKeys/conflicts(among:)``.
     func bind<Value>(_ key: UserDefaultTypedKey<Value>, as storedName: String) {
         let binding = Binding(storedName: storedName, valueType: ObjectIdentifier(Value.self))
-        guard !bindings.withLock({ $0.contains(binding) }) else { return }
-        recordUses(CollectionOfOne((storedName, key)))
-        bindings.withLock { _ = $0.insert(binding) }
+        let keyObject = ObjectIdentifier(key)
+        let firstKeyObject = bindings.withLock { $0[binding] }
+        if firstKeyObject == nil {
+            recordUses(CollectionOfOne((storedName, key)))
+            bindings.withLock { $0[binding] = $0[binding] ?? keyObject }
+            return
+        }
+        #if DEBUG
+            if firstKeyObject != keyObject { recordUses(CollectionOfOne((storedName, key))) }
+        #endif
     }
 
     /// Records each key as a user of its stored name, and registers the defaults of the names new to this
