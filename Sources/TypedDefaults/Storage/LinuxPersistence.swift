@@ -9,14 +9,18 @@ import Foundation
 // the whole file as an XML property list (dates lose their fractional seconds) and races with other
 // processes doing the same. So the library records each write it makes and saves them itself: a short
 // while after a burst of writes, at `flush()`, and when the process exits. Saving takes a file lock
-// shared with other processes, reads the file, applies only this process's changes, and replaces the
-// file atomically with a binary property list, which keeps dates exact and Foundation reads as before.
+// shared with other processes, reads the file (unless it is unchanged since this process last read or
+// wrote it), applies only this process's changes, and replaces the file atomically with a binary
+// property list, which keeps dates exact and Foundation reads as before. It never follows a symbolic
+// link, never opens anything but a regular file, and never replaces a file it could not read.
 
 #if canImport(Darwin)
 
     /// Apple platforms persist `UserDefaults` themselves: no persistence is ever made there.
     final class Persistence: Sendable {
         static func make(domain: String?, defaults: UserDefaults) -> Persistence? { nil }
+        /// Whether Foundation can be handed the suite at all: always, on Apple platforms.
+        static func suiteFileIsUsable(_ suiteName: String) -> Bool { true }
         func store(_ object: Any?, forKey key: String) {}
         func flush() throws {}
         func discardPending() {}
@@ -48,31 +52,26 @@ import Foundation
             /// How many of `changes` are not saved: a write looks its name up once.
             var unsavedCount = 0
             var saveScheduled = false
-            var locationChecked = false
-            var usesSynchronize = false  // Foundation keeps the file somewhere else: let it save
         }
 
-        private let domain: String?
+        private let domain: String
         private let defaults: UserDefaults
-        /// `$XDG_CONFIG_HOME/<domain>.plist`, else `~/.config/<domain>.plist`: where Foundation keeps the
-        /// domain on Linux. Worked out once rather than on every save: it reads the environment and the
-        /// password database (about 40 µs here).
-        private let fileURL: URL?
+        /// Where Foundation keeps the domain; nil when the library cannot save it its own way.
+        private let file: SuiteFile?
         private let pending = Locked(Pending())
         /// Orders writers: a value and the record that it must be saved change together.
         private let writeOrder = NSLock()
-        /// Serializes saves within the process; the file lock serializes them across processes.
+        /// Serializes saves within the process; the file lock serializes them across processes. Also
+        /// guards `lastWritten`.
         private let saving = NSLock()
+        /// The file as this process last read or wrote it: a save finding it unchanged does not read
+        /// and parse it again.
+        private var lastWritten: (identity: FileIdentity, contents: [String: Any])?
 
-        private init(domain: String?, defaults: UserDefaults) {
+        private init(domain: String, file: SuiteFile?, defaults: UserDefaults) {
             self.domain = domain
+            self.file = file
             self.defaults = defaults
-            fileURL = domain.map { domain in
-                let configHome = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"]
-                let directory =
-                    configHome.flatMap { $0.hasPrefix("/") ? $0 : nil } ?? NSHomeDirectory() + "/.config"
-                return URL(fileURLWithPath: directory).appendingPathComponent(domain + ".plist")
-            }
         }
 
         deinit {
@@ -84,12 +83,41 @@ import Foundation
             }
         }
 
-        /// A persistence for `defaults`; `domain` is its suite name, or nil when the library cannot know
-        /// it (a `UserDefaults` made by the caller), in which case saving falls back to `synchronize()`.
+        /// A persistence for `defaults`; `domain` is its suite name, or nil for a `UserDefaults` made by
+        /// the caller, whose suite name is then read from Foundation's object.
         static func make(domain: String?, defaults: UserDefaults) -> Persistence? {
-            let persistence = Persistence(domain: domain, defaults: defaults)
+            let name = domain ?? suiteName(of: defaults).map { $0 ?? StorageContext.standardDomain }
+            let persistence: Persistence
+            if let name {
+                persistence = Persistence(domain: name, file: SuiteFile(domain: name), defaults: defaults)
+            } else {
+                // Foundation's object no longer shows its suite name: say so, once, and let it save.
+                persistence = Persistence(domain: "?", file: nil, defaults: defaults)
+                ErrorReporting.report(
+                    DefaultsError.savedBySynchronize(
+                        suite: "?", reason: "the suite name of a UserDefaults made by the caller cannot be read"))
+            }
             ExitSaver.shared.add(persistence)
             return persistence
+        }
+
+        /// The suite name of a `UserDefaults`, read from swift-corelibs-foundation's stored property
+        /// `suite` (nil for the standard domain); nil when that property is not there.
+        private static func suiteName(of defaults: UserDefaults) -> String?? {
+            for child in Mirror(reflecting: defaults).children where child.label == "suite" {
+                if let suite = child.value as? String? { return .some(suite) }
+            }
+            return nil
+        }
+
+        /// Whether Foundation can be handed suite `suiteName`: not when its file is there and is not a
+        /// regular file (a FIFO there makes Foundation's first read wait forever; a symbolic link would
+        /// be followed). A file that cannot be looked at is the save's to report.
+        static func suiteFileIsUsable(_ suiteName: String) -> Bool {
+            guard let file = SuiteFile(domain: suiteName) else { return false }
+            var status = stat()
+            guard lstat(file.path, &status) == 0 else { return true }
+            return status.st_mode & S_IFMT == S_IFREG
         }
 
         /// Stores `object` under `key` (`nil` removes it) and records the change to be saved. Writers take
@@ -106,8 +134,8 @@ import Foundation
                 defaults.removeObject(forKey: key)
             }
             let mustSchedule = pending.withLock { state -> Bool in
-                let wasSaved = state.changes.updateValue(Change(object: object, isSaved: false), forKey: key)?.isSaved
-                if wasSaved ?? true { state.unsavedCount += 1 }
+                let change = Change(object: object, isSaved: false)
+                if state.changes.updateValue(change, forKey: key)?.isSaved ?? true { state.unsavedCount += 1 }
                 defer { state.saveScheduled = true }
                 return !state.saveScheduled
             }
@@ -139,13 +167,14 @@ import Foundation
             }
         }
 
-        /// Removes the domain's file and its lock file.
+        /// Removes the domain's file and its lock file (a symbolic link there is removed, not followed).
         func removeFiles() {
-            guard let fileURL else { return }
+            guard let file else { return }
             saving.lock()
             defer { saving.unlock() }
-            try? FileManager.default.removeItem(at: fileURL)
-            try? FileManager.default.removeItem(at: lockURL(for: fileURL))
+            lastWritten = nil
+            unlink(file.path)
+            unlink(file.lockPath)
         }
 
         /// Saves every pending write now.
@@ -159,28 +188,30 @@ import Foundation
         private func savePending() throws -> DefaultsError? {
             saving.lock()
             defer { saving.unlock() }
-            let (batch, changes, usesSynchronize) = pending.withLock { state in
+            let changes = pending.withLock { state in
                 state.saveScheduled = false
                 var changes: [String: Any?] = [:]
-                guard state.unsavedCount > 0 else { return ([String](), changes, state.usesSynchronize) }
+                guard state.unsavedCount > 0 else { return changes }
                 for (name, change) in state.changes where !change.isSaved {
                     changes[name] = change.object
                     state.changes[name]?.isSaved = true
                 }
                 state.unsavedCount = 0
-                return (Array(changes.keys), changes, state.usesSynchronize)
+                return changes
             }
             guard !changes.isEmpty else { return nil }
             do {
-                if usesSynchronize || fileURL == nil {
-                    try synchronize()
+                guard let file else {
+                    guard defaults.synchronize() else {
+                        throw DefaultsError.saveFailed(suite: domain, reason: "synchronize() failed")
+                    }
                     return nil
                 }
-                return try save(changes)
+                return try save(changes, to: file)
             } catch {
                 // Keep what failed for the next attempt; a name written since is pending with its newer value.
                 pending.withLock { state in
-                    for name in batch where state.changes[name]?.isSaved == true {
+                    for name in changes.keys where state.changes[name]?.isSaved == true {
                         state.changes[name]?.isSaved = false
                         state.unsavedCount += 1
                     }
@@ -189,114 +220,276 @@ import Foundation
             }
         }
 
-        /// Lets Foundation save, for a domain whose file the library does not write itself.
-        private func synchronize() throws {
-            guard defaults.synchronize() else {
-                throw DefaultsError.saveFailed(suite: domain ?? "?", reason: "synchronize() failed")
-            }
-        }
-
-        private func lockURL(for fileURL: URL) -> URL {
-            fileURL.deletingLastPathComponent().appendingPathComponent("." + fileURL.lastPathComponent + ".lock")
-        }
-
-        /// Saves `changes` into the file, and returns the notice of an unreadable file moved aside.
-        private func save(_ changes: [String: Any?]) throws -> DefaultsError? {
-            guard let fileURL else { return nil }
-            let suite = domain ?? "?"
-            let manager = FileManager.default
-            try? manager.createDirectory(at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-
-            let lockDescriptor = open(lockURL(for: fileURL).path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
-            guard lockDescriptor >= 0 else {
-                throw DefaultsError.saveFailed(suite: suite, reason: "cannot open lock file: \(errnoText())")
-            }
-            defer { close(lockDescriptor) }
-            guard flock(lockDescriptor, LOCK_EX) == 0 else {
-                throw DefaultsError.saveFailed(suite: suite, reason: "cannot lock: \(errnoText())")
-            }
-            defer { flock(lockDescriptor, LOCK_UN) }
-
-            if try !confirmLocation(fileURL) {
-                try synchronize()
-                return nil
-            }
-
-            var contents: [String: Any] = [:]
-            var notice: DefaultsError?
-            if let data = manager.contents(atPath: fileURL.path), !data.isEmpty {
-                if let existing = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
-                {
-                    contents = existing
-                } else {
-                    notice = try keepUnreadableFile(fileURL, suite: suite)
+        /// Saves `changes` into `file` under the file lock, and returns the notice of an unreadable file
+        /// moved aside.
+        private func save(_ changes: [String: Any?], to file: SuiteFile) throws -> DefaultsError? {
+            let fail = { (reason: String) in DefaultsError.saveFailed(suite: self.domain, reason: reason) }
+            try? FileManager.default.createDirectory(atPath: file.directory, withIntermediateDirectories: true)
+            return try withFileLock(at: file.lockPath, fail: fail) {
+                file.removeStaleTemporaryFiles(once: &removedStaleTemporaryFiles)
+                var contents: [String: Any] = [:]
+                var notice: DefaultsError?
+                let existing = try ExistingFile(path: file.path, domain: domain)
+                if let existing {
+                    if let lastWritten, lastWritten.identity == existing.identity {
+                        contents = lastWritten.contents
+                    } else {
+                        let data = try existing.readAll(fail: fail)
+                        if !data.isEmpty {
+                            if let parsed = try? PropertyListSerialization.propertyList(from: data, format: nil)
+                                as? [String: Any]
+                            {
+                                contents = parsed
+                            } else {
+                                notice = try keepUnreadableFile(file.path)
+                            }
+                        }
+                    }
                 }
+                for (key, object) in changes {
+                    contents[key] = object
+                }
+                let data: Data
+                do {
+                    data = try PropertyListSerialization.data(fromPropertyList: contents, format: .binary, options: 0)
+                } catch {
+                    throw fail("cannot encode: \(error)")
+                }
+                lastWritten = nil
+                let identity = try file.replace(with: data, keeping: notice == nil ? existing?.owner : nil, fail: fail)
+                lastWritten = identity.map { ($0, contents) }
+                return notice
             }
-            for (key, object) in changes {
-                contents[key] = object
-            }
-            let data: Data
-            do {
-                data = try PropertyListSerialization.data(fromPropertyList: contents, format: .binary, options: 0)
-            } catch {
-                throw DefaultsError.saveFailed(suite: suite, reason: "cannot encode: \(error)")
-            }
-            try replaceFile(at: fileURL, with: data, suite: suite)
-            return notice
         }
+        private var removedStaleTemporaryFiles = false
 
         /// Moves a file that is not a property-list dictionary aside, so that saving does not overwrite
         /// bytes it cannot read: they may be a user's values that another tool can recover. Throws, and
         /// so saves nothing, when the file cannot be moved; returns the notice to report.
-        private func keepUnreadableFile(_ fileURL: URL, suite: String) throws -> DefaultsError {
-            let keptPath = fileURL.path + ".unreadable-\(Int(Date().timeIntervalSince1970))"
-            guard rename(fileURL.path, keptPath) == 0 else {
+        private func keepUnreadableFile(_ path: String) throws -> DefaultsError {
+            let keptPath = path + ".unreadable-\(Int(Date().timeIntervalSince1970))"
+            guard rename(path, keptPath) == 0 else {
                 throw DefaultsError.saveFailed(
-                    suite: suite,
-                    reason: "\(fileURL.path) is not a property list and cannot be moved aside: \(errnoText())")
+                    suite: domain, reason: "\(path) is not a property list and cannot be moved aside: \(errnoText())")
             }
-            return .unreadableFileKept(suite: suite, path: keptPath)
+            return .unreadableFileKept(suite: domain, path: keptPath)
         }
-
-        /// Whether Foundation keeps this domain at `fileURL`. Checked once: when no file is there yet,
-        /// `synchronize()` writes Foundation's own, and the file must then appear where expected.
-        private func confirmLocation(_ fileURL: URL) throws -> Bool {
-            let checked = pending.withLock { state in (state.locationChecked, state.usesSynchronize) }
-            if checked.0 { return !checked.1 }
-            var found = FileManager.default.fileExists(atPath: fileURL.path)
-            if !found {
-                try synchronize()
-                found = FileManager.default.fileExists(atPath: fileURL.path)
-            }
-            pending.withLock { state in
-                state.locationChecked = true
-                state.usesSynchronize = !found
-            }
-            return found
-        }
-
-        /// Writes a temporary file beside the target and renames it over the target, so that a reader or
-        /// a crash sees the old file or the new one, never half of one. No `fsync`: the claim is that
-        /// values survive the process (exit, a kill), which the page cache guarantees; surviving a power
-        /// cut would cost a disk flush per save (measured: it doubles a save), and Foundation's own
-        /// `synchronize()` does not flush either.
-        private func replaceFile(at fileURL: URL, with data: Data, suite: String) throws {
-            let temporaryPath = fileURL.path + ".tmp-\(getpid())"
-            let descriptor = open(temporaryPath, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o600)
-            guard descriptor >= 0 else {
-                throw DefaultsError.saveFailed(suite: suite, reason: "cannot write \(temporaryPath): \(errnoText())")
-            }
-            let written = data.withUnsafeBytes { bytes in write(descriptor, bytes.baseAddress, bytes.count) }
-            close(descriptor)
-            guard written == data.count, rename(temporaryPath, fileURL.path) == 0 else {
-                let reason = errnoText()
-                unlink(temporaryPath)
-                throw DefaultsError.saveFailed(suite: suite, reason: "cannot replace \(fileURL.path): \(reason)")
-            }
-        }
-
-        private func errnoText() -> String { String(cString: strerror(errno)) }
     }
+
+    // MARK: The suite's files
+
+    /// Where Foundation keeps a domain on Linux, by its own rules (measured with swift-corelibs-foundation
+    /// 6.3.1): `$XDG_CONFIG_HOME/<domain>.plist` when the variable is an absolute path, else
+    /// `$HOME/.config/<domain>.plist`, where an unset or empty `HOME` gives `/.config` and a relative one
+    /// is taken from the working directory. Not `NSHomeDirectory()`, which reads the password file.
+    struct SuiteFile {
+        let directory: String
+        let path: String
+        let lockPath: String
+        /// The temporary files of this suite start with it; a random suffix follows.
+        let temporaryPrefix: String
+
+        /// The files of `domain`, or nil when `domain` is not a plain file name.
+        init?(domain: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
+            guard SuiteName.isPlainFileName(domain) else { return nil }
+            let configHome = environment["XDG_CONFIG_HOME"] ?? ""
+            directory = configHome.hasPrefix("/") ? configHome : (environment["HOME"] ?? "") + "/.config"
+            path = directory + "/" + domain + ".plist"
+            lockPath = directory + "/." + domain + ".plist.lock"
+            temporaryPrefix = "." + domain + ".plist.tmp-"
+        }
+
+        /// Removes temporary files left by a save that was killed, once per process. Called under the
+        /// file lock: no other save is writing one then.
+        func removeStaleTemporaryFiles(once done: inout Bool) {
+            guard !done else { return }
+            done = true
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            for name in names where name.hasPrefix(temporaryPrefix) {
+                unlink(directory + "/" + name)
+            }
+        }
+
+        /// Writes `data` to a new temporary file beside the target and renames it over the target, so
+        /// that a reader or a crash sees the old file or the new one, never half of one. The temporary
+        /// file has a name nobody can predict and is created, never opened: a link planted there makes
+        /// the save fail rather than write through it. It takes the mode and owner of the file it
+        /// replaces. Returns the new file's identity, or nil when it cannot be known for certain.
+        ///
+        /// No `fsync`: the claim is that values survive the process (exit, a kill), which the page cache
+        /// guarantees; surviving a power cut would cost a disk flush per save (measured: it doubles a
+        /// save), and Foundation's own `synchronize()` does not flush either.
+        func replace(with data: Data, keeping owner: FileOwner?, fail: (String) -> DefaultsError) throws
+            -> FileIdentity?
+        {
+            let temporaryPath = directory + "/" + temporaryPrefix + Self.randomSuffix()
+            let descriptor = open(
+                temporaryPath, O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, owner?.mode ?? 0o600)
+            guard descriptor >= 0 else { throw fail("cannot create \(temporaryPath): \(errnoText())") }
+            var written: FileIdentity?
+            do {
+                defer { close(descriptor) }
+                if let owner {
+                    guard fchmod(descriptor, owner.mode) == 0 else {
+                        throw fail("cannot keep the file's mode: \(errnoText())")
+                    }
+                    if owner.user != geteuid() || owner.group != getegid() {
+                        guard fchown(descriptor, owner.user, owner.group) == 0 else {
+                            throw fail(
+                                "\(path) belongs to user \(owner.user), and it cannot be kept so: \(errnoText())")
+                        }
+                    }
+                }
+                try writeAll(data, to: descriptor, path: temporaryPath, fail: fail)
+                written = FileIdentity(descriptor: descriptor)
+                guard rename(temporaryPath, path) == 0 else { throw fail("cannot replace \(path): \(errnoText())") }
+            } catch {
+                unlink(temporaryPath)
+                throw error
+            }
+            // The rename changed the file's status time: take its identity again, by name, and trust it
+            // only if it is still the file just written.
+            var status = stat()
+            guard lstat(path, &status) == 0, let after = FileIdentity(status), after.sameFile(as: written) else {
+                return nil
+            }
+            return after
+        }
+
+        private func writeAll(_ data: Data, to descriptor: Int32, path: String, fail: (String) -> DefaultsError) throws
+        {
+            try data.withUnsafeBytes { bytes in
+                var offset = 0
+                while offset < bytes.count {
+                    let count = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                    if count < 0 {
+                        if errno == EINTR { continue }
+                        throw fail("cannot write \(path): \(errnoText())")
+                    }
+                    // A write that makes no progress without an error: the disk is full.
+                    guard count > 0 else { throw fail("cannot write \(path): no space left on the device") }
+                    offset += count
+                }
+            }
+        }
+
+        private static func randomSuffix() -> String {
+            let characters = Array("abcdefghijklmnopqrstuvwxyz0123456789")
+            return String((0..<12).map { _ in characters.randomElement()! })
+        }
+    }
+
+    /// What identifies one version of a file: a save that finds the same identity knows the contents.
+    struct FileIdentity: Equatable {
+        let device: UInt64
+        let inode: UInt64
+        let size: Int64
+        let modified: timespec
+        let changed: timespec
+
+        init?(_ status: stat) {
+            device = UInt64(status.st_dev)
+            inode = UInt64(status.st_ino)
+            size = Int64(status.st_size)
+            modified = status.st_mtim
+            changed = status.st_ctim
+        }
+
+        init?(descriptor: Int32) {
+            var status = stat()
+            guard fstat(descriptor, &status) == 0 else { return nil }
+            self.init(status)
+        }
+
+        func sameFile(as other: FileIdentity?) -> Bool {
+            guard let other else { return false }
+            return device == other.device && inode == other.inode && size == other.size
+        }
+
+        static func == (lhs: FileIdentity, rhs: FileIdentity) -> Bool {
+            lhs.sameFile(as: rhs) && lhs.modified.tv_sec == rhs.modified.tv_sec
+                && lhs.modified.tv_nsec == rhs.modified.tv_nsec && lhs.changed.tv_sec == rhs.changed.tv_sec
+                && lhs.changed.tv_nsec == rhs.changed.tv_nsec
+        }
+    }
+
+    /// The mode and owner a replaced file keeps.
+    struct FileOwner {
+        let mode: mode_t
+        let user: uid_t
+        let group: gid_t
+    }
+
+    /// The suite's file as it is before a save, opened without following a link and without waiting:
+    /// nil when there is none. Anything but a readable regular file makes the save fail, and is left as
+    /// it is.
+    final class ExistingFile {
+        let descriptor: Int32
+        let identity: FileIdentity?
+        let owner: FileOwner
+
+        init?(path: String, domain: String) throws {
+            let fail = { (reason: String) in DefaultsError.fileRefused(suite: domain, path: path, reason: reason) }
+            let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                switch errno {
+                case ENOENT: return nil
+                case ELOOP: throw fail("it is a symbolic link, which the library does not follow")
+                default: throw fail("it cannot be read: \(errnoText())")
+                }
+            }
+            var status = stat()
+            guard fstat(descriptor, &status) == 0 else {
+                let reason = errnoText()
+                close(descriptor)
+                throw fail("its status cannot be read: \(reason)")
+            }
+            guard status.st_mode & S_IFMT == S_IFREG else {
+                close(descriptor)
+                throw fail("it is not a regular file")
+            }
+            self.descriptor = descriptor
+            identity = FileIdentity(status)
+            owner = FileOwner(mode: status.st_mode & 0o7777, user: status.st_uid, group: status.st_gid)
+        }
+
+        deinit { close(descriptor) }
+
+        func readAll(fail: (String) -> DefaultsError) throws -> Data {
+            var data = Data()
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw fail("cannot read the file: \(errnoText())")
+                }
+                if count == 0 { return data }
+                data.append(contentsOf: buffer[0..<count])
+            }
+        }
+    }
+
+    /// Runs `body` holding an exclusive lock on the suite's lock file, shared with every process that
+    /// saves the suite. The lock file is opened without following a link and must be a regular file.
+    func withFileLock<Result>(at path: String, fail: (String) -> DefaultsError, _ body: () throws -> Result) throws
+        -> Result
+    {
+        let descriptor = open(path, O_CREAT | O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw fail("cannot open the lock file \(path): \(errnoText())") }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            throw fail("the lock file \(path) is not a regular file")
+        }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw fail("cannot lock \(path): \(errnoText())") }
+        }
+        defer { flock(descriptor, LOCK_UN) }
+        return try body()
+    }
+
+    private func errnoText() -> String { String(cString: strerror(errno)) }
 
     /// Saves every domain's pending writes when the process exits normally (`exit()` or return from main).
     /// Weak: a persistence whose storage nobody uses any more saves from its `deinit` and is freed.

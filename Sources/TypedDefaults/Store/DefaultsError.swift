@@ -11,6 +11,14 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The suite's file on disk was not a property list (Linux). Rather than overwrite bytes it cannot
     /// read, the library renamed the file to `path` and saved the suite's values to a new file.
     case unreadableFileKept(suite: String, path: String)
+    /// The suite's file (Linux) is there but is not a regular file the library may read and replace: a
+    /// symbolic link, a FIFO, a directory, or a file this user cannot read. It is left as it is; the
+    /// values stay pending in memory and the next save tries again.
+    case fileRefused(suite: String, path: String, reason: String)
+    /// The library cannot save this suite its own way (Linux) and lets Foundation's `synchronize()` save
+    /// it: dates keep whole seconds only, and another process saving the suite at the same moment can
+    /// lose keys. Reported once per suite.
+    case savedBySynchronize(suite: String, reason: String)
 
     /// A sentence that names the key or suite and the cause.
     public var description: String {
@@ -22,6 +30,12 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unreadableFileKept(let suite, let path):
             "TypedDefaults: the file of suite \"\(suite)\" was not a property list; it is kept as \(path), "
                 + "and the suite's values are saved to a new file"
+        case .fileRefused(let suite, let path, let reason):
+            "TypedDefaults: could not save suite \"\(suite)\": \(path) is left as it is, because \(reason); "
+                + "the values stay pending"
+        case .savedBySynchronize(let suite, let reason):
+            "TypedDefaults: suite \"\(suite)\" is saved with synchronize(), because \(reason): "
+                + "dates keep whole seconds only, and other processes saving it at once can lose keys"
         }
     }
 }

@@ -69,14 +69,20 @@ final class StorageContext: @unchecked Sendable {
     /// an entry's context lives no other object can take its identifier.
     private static let byObject = Locked<[ObjectIdentifier: WeakContext]>([:])
 
-    static let standard = StorageContext(
-        storage: UserDefaults.standard,
-        domain: Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName)
+    /// The domain of `UserDefaults.standard`: the bundle identifier, else the process name.
+    static let standardDomain = Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
 
+    static let standard = StorageContext(storage: UserDefaults.standard, domain: standardDomain)
+
+    /// The context of suite `suiteName`, or nil for a name that is not a plain file name, a suite whose
+    /// file is there but not a regular file (Linux), or one `UserDefaults(suiteName:)` refuses.
     static func forSuite(_ suiteName: String) -> StorageContext? {
-        bySuite.withLock { contexts in
+        guard SuiteName.isPlainFileName(suiteName) else { return nil }
+        return bySuite.withLock { contexts in
             if let context = contexts[suiteName] { return context }
-            guard let defaults = UserDefaults(suiteName: suiteName) else { return nil }
+            guard Persistence.suiteFileIsUsable(suiteName), let defaults = UserDefaults(suiteName: suiteName) else {
+                return nil
+            }
             let context = StorageContext(storage: defaults, domain: suiteName)
             contexts[suiteName] = context
             return context
