@@ -10,6 +10,12 @@
 //   typed-defaults-probe flush SUITE                    write one value and save it now, or fail
 //   typed-defaults-probe args SUITE [-key value ...]    print the typed values launch arguments give
 //   typed-defaults-probe remove SUITE                   remove the suite and its file
+//   typed-defaults-probe two SUITE OTHER                write to both suites and save each, printing each result
+//   typed-defaults-probe synchronize SUITE              plain Foundation: set a value and synchronize()
+//   typed-defaults-probe plain SUITE                    plain Foundation: print the value of "count"
+//
+// A store the library refuses to make prints "no store" and exits with 3. With PROBE_USER_ID set, a
+// probe started by root first becomes that user (and group), for tests of files it may not read.
 import Foundation
 import TypedDefaults
 
@@ -74,9 +80,34 @@ func fail(_ message: String) -> Never {
     exit(2)
 }
 
+if let user = ProcessInfo.processInfo.environment["PROBE_USER_ID"].flatMap(UInt32.init), getuid() == 0 {
+    guard setgroups(0, nil) == 0, setgid(user) == 0, setuid(user) == 0 else { fail("cannot become user \(user)") }
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
-guard arguments.count >= 2, let store = DefaultsStore(suiteName: arguments[1]) else {
-    fail("usage: typed-defaults-probe write|dump|burst|count|flush|args SUITE ...")
+guard arguments.count >= 2 else {
+    fail("usage: typed-defaults-probe write|dump|burst|count|flush|args|synchronize|plain|two SUITE ...")
+}
+
+// Foundation's own API, for comparing where it keeps a suite with where the library saves it.
+switch arguments[0] {
+case "synchronize":
+    // Saves one value the way a plain Foundation program does.
+    let defaults = UserDefaults(suiteName: arguments[1])!
+    defaults.set(7, forKey: "plain")
+    print(defaults.synchronize() ? "synchronized" : "synchronize failed")
+    exit(0)
+case "plain":
+    // What a plain Foundation program reads for the fixture's count.
+    print("count=\(UserDefaults(suiteName: arguments[1])!.object(forKey: "count") ?? "nil")")
+    exit(0)
+default:
+    break
+}
+
+guard let store = DefaultsStore(suiteName: arguments[1]) else {
+    print("no store")
+    exit(3)
 }
 
 switch arguments[0] {
@@ -120,6 +151,18 @@ case "flush":
     } catch {
         print("error: \(error)")
         exit(1)
+    }
+case "two":
+    // Writes to two suites and flushes each: a failure of one is its own.
+    guard arguments.count == 3, let other = DefaultsStore(suiteName: arguments[2]) else { fail("two SUITE SUITE") }
+    for (name, suite) in [(arguments[1], store), (arguments[2], other)] {
+        suite[Fixture.count] = 5
+        do {
+            try suite.flush()
+            print("\(name): flushed")
+        } catch {
+            print("\(name): error: \(error)")
+        }
     }
 case "args":
     print("count=\(store[UserDefaultTypedKey<Int>("count", defaultValue: 0)])")

@@ -317,14 +317,22 @@ struct ProbeProcess {
     private let output = Pipe()
     private let errors = Pipe()
 
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    /// Starts the probe with `environment` over the tests' own, without the variables in `unsetting`,
+    /// in `directory` when given.
+    init(
+        _ arguments: [String], environment: [String: String] = [:], unsetting: [String] = [],
+        directory: URL? = nil
+    ) throws {
         guard let executable = Self.executable else {
             throw CocoaError(
                 .fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "typed-defaults-probe is not built"])
         }
         process.executableURL = executable
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        var merged = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        for name in unsetting { merged[name] = nil }
+        process.environment = merged
+        if let directory { process.currentDirectoryURL = directory }
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
@@ -332,8 +340,10 @@ struct ProbeProcess {
     }
 
     /// Runs the probe to the end.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
-        let probe = try ProbeProcess(arguments, environment: environment)
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], unsetting: [String] = [], directory: URL? = nil
+    ) throws -> Output {
+        let probe = try ProbeProcess(arguments, environment: environment, unsetting: unsetting, directory: directory)
         try probe.input.fileHandleForWriting.close()
         return probe.finish()
     }
@@ -390,4 +400,20 @@ func withProcessSuite(_ label: String = #function, _ body: (String) throws -> Vo
     let suiteName = uniqueSuiteName(label)
     defer { _ = try? ProbeProcess.run(["remove", suiteName]) }
     try body(suiteName)
+}
+
+// MARK: Folders of a test's own
+
+/// Runs `body` with a new empty folder, removed afterwards with everything in it.
+func withTemporaryFolder<Result>(_ body: (URL) throws -> Result) throws -> Result {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("typed-defaults-\(UUID())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    return try body(folder)
+}
+
+/// The top-level dictionary of the property list at `url`, or nil when there is none.
+func propertyList(at url: URL) -> [String: Any]? {
+    guard let data = try? Data(contentsOf: url) else { return nil }
+    return (try? PropertyListSerialization.propertyList(from: data, format: nil)) as? [String: Any]
 }

@@ -110,14 +110,16 @@ import Foundation
             return nil
         }
 
-        /// Whether Foundation can be handed suite `suiteName`: not when its file is there and is not a
-        /// regular file (a FIFO there makes Foundation's first read wait forever; a symbolic link would
-        /// be followed). A file that cannot be looked at is the save's to report.
+        /// Whether Foundation can be handed suite `suiteName`: not when its file, or what a link there
+        /// leads to, is a FIFO, a socket or a device, where Foundation's first read would wait forever or
+        /// never end. Anything else (a link, a directory, a file that cannot be read) is the save's to
+        /// refuse and report.
         static func suiteFileIsUsable(_ suiteName: String) -> Bool {
             guard let file = SuiteFile(domain: suiteName) else { return false }
             var status = stat()
-            guard lstat(file.path, &status) == 0 else { return true }
-            return status.st_mode & S_IFMT == S_IFREG
+            guard stat(file.path, &status) == 0 else { return true }
+            let kind = status.st_mode & S_IFMT
+            return kind == S_IFREG || kind == S_IFDIR
         }
 
         /// Stores `object` under `key` (`nil` removes it) and records the change to be saved. Writers take

@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+import TypedDefaults
+
+/// An environment to run the probe in: variables set, variables removed, a working folder. Each names
+/// its folders relative to the test's own folder.
+struct ProbeEnvironment: CustomTestStringConvertible, Sendable {
+    let name: String
+    let variables: [String: String]
+    let unsetting: [String]
+
+    var testDescription: String { name }
+
+    /// The variables with `<root>` replaced by `root`.
+    func variables(in root: URL) -> [String: String] {
+        variables.mapValues { $0.replacingOccurrences(of: "<root>", with: root.path) }
+    }
+
+    static let all = [
+        ProbeEnvironment(
+            name: "HOME that is not the password-file home", variables: ["HOME": "<root>/home"],
+            unsetting: ["XDG_CONFIG_HOME"]),
+        ProbeEnvironment(name: "HOME unset", variables: [:], unsetting: ["HOME", "XDG_CONFIG_HOME"]),
+        ProbeEnvironment(name: "HOME empty", variables: ["HOME": ""], unsetting: ["XDG_CONFIG_HOME"]),
+        ProbeEnvironment(name: "HOME relative", variables: ["HOME": "relative-home"], unsetting: ["XDG_CONFIG_HOME"]),
+        ProbeEnvironment(
+            name: "XDG_CONFIG_HOME absolute", variables: ["HOME": "<root>/home", "XDG_CONFIG_HOME": "<root>/xdg"],
+            unsetting: []),
+        ProbeEnvironment(
+            name: "XDG_CONFIG_HOME relative", variables: ["HOME": "<root>/home", "XDG_CONFIG_HOME": "relative-xdg"],
+            unsetting: []),
+        ProbeEnvironment(
+            name: "XDG_CONFIG_HOME empty", variables: ["HOME": "<root>/home", "XDG_CONFIG_HOME": ""], unsetting: []),
+        ProbeEnvironment(
+            name: "XDG_CONFIG_HOME absolute, not there yet",
+            variables: ["HOME": "<root>/home", "XDG_CONFIG_HOME": "<root>/not/there/yet"], unsetting: []),
+    ]
+}
+
+@Suite("Saved where Foundation reads, whatever HOME and XDG_CONFIG_HOME say")
+struct SaveLocationTests {
+    /// The files named `fileName` under `root`, and at `/.config`, where Foundation goes without a HOME.
+    private func files(named fileName: String, under root: URL) -> [URL] {
+        var found: [URL] = []
+        let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
+        while let url = enumerator?.nextObject() as? URL {
+            if url.lastPathComponent == fileName { found.append(url.resolvingSymlinksInPath()) }
+        }
+        let rootConfig = URL(fileURLWithPath: "/.config/" + fileName)
+        if FileManager.default.fileExists(atPath: rootConfig.path) { found.append(rootConfig) }
+        return found
+    }
+
+    @Test(arguments: ProbeEnvironment.all)
+    func theLibrarySavesTheFileFoundationsOwnSynchronizeWrites(_ environment: ProbeEnvironment) throws {
+        try withTemporaryFolder { root in
+            let suite = uniqueSuiteName()
+            let variables = environment.variables(in: root)
+            func run(_ command: String) throws -> ProbeProcess.Output {
+                try ProbeProcess.run(
+                    [command, suite], environment: variables, unsetting: environment.unsetting, directory: root)
+            }
+            defer {
+                for file in files(named: suite + ".plist", under: root) {
+                    try? FileManager.default.removeItem(at: file)
+                    try? FileManager.default.removeItem(
+                        at: file.deletingLastPathComponent().appendingPathComponent("." + suite + ".plist.lock"))
+                }
+            }
+
+            // Where plain Foundation keeps the suite in this environment.
+            let foundation = try run("synchronize")
+            let foundationFiles = files(named: suite + ".plist", under: root)
+            guard foundation.lines == ["synchronized"], foundationFiles.count == 1 else {
+                // Foundation cannot save here (HOME unset and `/.config` not writable): neither can the
+                // library, and it must say so.
+                let library = try run("flush")
+                #expect(library.status == 1 && library.standardOutput.contains("could not save"))
+                return
+            }
+            let foundationFile = foundationFiles[0]
+            try FileManager.default.removeItem(at: foundationFile)
+
+            // The library saves that very file, and plain Foundation in a new process reads it.
+            let library = try run("flush")
+            #expect(library.lines == ["flushed"], "\(library.standardError)")
+            #expect(files(named: suite + ".plist", under: root) == [foundationFile])
+            #expect(propertyList(at: foundationFile)?["count"] as? Int == 1)
+            #expect(try run("plain").lines == ["count=1"])
+        }
+    }
+
+    @Test func aUserDefaultsMadeByTheCallerIsSavedTheLibrarysWayWithExactDates() throws {
+        let suite = uniqueSuiteName()
+        defer { DefaultsStore.removeSuite(named: suite) }
+        let environment = ProcessInfo.processInfo.environment
+        let configHome =
+            environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? (environment["HOME"] ?? "") + "/.config"
+        let file = URL(fileURLWithPath: configHome).appendingPathComponent(suite + ".plist")
+        let date = Date(timeIntervalSince1970: 1_700_000_000.123456)
+
+        let store = DefaultsStore(storage: UserDefaults(suiteName: suite)!)
+        store[UserDefaultTypedKey<Date>("savedByTheLibrarysWay", defaultValue: .distantPast)] = date
+        try store.flush()
+
+        let data = try Data(contentsOf: file)
+        var format = PropertyListSerialization.PropertyListFormat.xml
+        let saved = try PropertyListSerialization.propertyList(from: data, options: [], format: &format)
+        #expect(format == .binary)
+        #expect((saved as? [String: Any])?["savedByTheLibrarysWay"] as? Date == date)
+    }
+}
