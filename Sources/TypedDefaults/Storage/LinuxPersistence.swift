@@ -236,11 +236,9 @@ import Foundation
                     if let lastWritten, lastWritten.identity == existing.identity {
                         contents = lastWritten.contents
                     } else {
-                        let data = try existing.readAll(fail: fail)
-                        if !data.isEmpty {
-                            if let parsed = try? PropertyListSerialization.propertyList(from: data, format: nil)
-                                as? [String: Any]
-                            {
+                        let bytes = try existing.readAll(fail: fail)
+                        if !bytes.isEmpty {
+                            if let parsed = Self.parse(bytes) {
                                 contents = parsed
                             } else {
                                 notice = try keepUnreadableFile(file.path)
@@ -251,19 +249,41 @@ import Foundation
                 for (key, object) in changes {
                     contents[key] = object
                 }
-                let data: Data
-                do {
-                    data = try PropertyListSerialization.data(fromPropertyList: contents, format: .binary, options: 0)
-                } catch {
-                    throw fail("cannot encode: \(error)")
-                }
+                let bytes = try Self.encode(contents, fail: fail)
                 lastWritten = nil
-                let identity = try file.replace(with: data, keeping: notice == nil ? existing?.owner : nil, fail: fail)
+                let identity = try file.replace(with: bytes, keeping: notice == nil ? existing?.owner : nil, fail: fail)
                 lastWritten = identity.map { ($0, contents) }
                 return notice
             }
         }
         private var removedStaleTemporaryFiles = false
+
+        /// The dictionary in a suite's file: the library's own reader for the binary files it writes, and
+        /// Foundation's for anything else (an XML file from `synchronize()`, kinds the reader leaves).
+        private static func parse(_ bytes: [UInt8]) -> [String: Any]? {
+            if let dictionary = BinaryPropertyList.decode(bytes) { return dictionary }
+            guard
+                let parsed = try? PropertyListSerialization.propertyList(from: Data(bytes), format: nil)
+                    as? [String: Any]
+            else { return nil }
+            // Foundation's objects (NSNumber, ...) are left to Foundation's slow encoder, save after save:
+            // take them through its binary form once, which the library's reader turns into Swift values.
+            if let binary = try? PropertyListSerialization.data(fromPropertyList: parsed, format: .binary, options: 0),
+                let dictionary = BinaryPropertyList.decode([UInt8](binary))
+            {
+                return dictionary
+            }
+            return parsed
+        }
+
+        private static func encode(_ contents: [String: Any], fail: (String) -> DefaultsError) throws -> [UInt8] {
+            if let bytes = BinaryPropertyList.encode(contents) { return bytes }
+            do {
+                return [UInt8](try PropertyListSerialization.data(fromPropertyList: contents, format: .binary, options: 0))
+            } catch {
+                throw fail("cannot encode: \(error)")
+            }
+        }
 
         /// Moves a file that is not a property-list dictionary aside, so that saving does not overwrite
         /// bytes it cannot read: they may be a user's values that another tool can recover. Throws, and
@@ -321,7 +341,7 @@ import Foundation
         /// No `fsync`: the claim is that values survive the process (exit, a kill), which the page cache
         /// guarantees; surviving a power cut would cost a disk flush per save (measured: it doubles a
         /// save), and Foundation's own `synchronize()` does not flush either.
-        func replace(with data: Data, keeping owner: FileOwner?, fail: (String) -> DefaultsError) throws
+        func replace(with bytes: [UInt8], keeping owner: FileOwner?, fail: (String) -> DefaultsError) throws
             -> FileIdentity?
         {
             let temporaryPath = directory + "/" + temporaryPrefix + Self.randomSuffix()
@@ -342,7 +362,7 @@ import Foundation
                         }
                     }
                 }
-                try writeAll(data, to: descriptor, path: temporaryPath, fail: fail)
+                try writeAll(bytes, to: descriptor, path: temporaryPath, fail: fail)
                 written = FileIdentity(descriptor: descriptor)
                 guard rename(temporaryPath, path) == 0 else { throw fail("cannot replace \(path): \(errnoText())") }
             } catch {
@@ -358,20 +378,19 @@ import Foundation
             return after
         }
 
-        private func writeAll(_ data: Data, to descriptor: Int32, path: String, fail: (String) -> DefaultsError) throws
+        private func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String, fail: (String) -> DefaultsError)
+            throws
         {
-            try data.withUnsafeBytes { bytes in
-                var offset = 0
-                while offset < bytes.count {
-                    let count = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                    if count < 0 {
-                        if errno == EINTR { continue }
-                        throw fail("cannot write \(path): \(errnoText())")
-                    }
-                    // A write that makes no progress without an error: the disk is full.
-                    guard count > 0 else { throw fail("cannot write \(path): no space left on the device") }
-                    offset += count
+            var offset = 0
+            while offset < bytes.count {
+                let count = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw fail("cannot write \(path): \(errnoText())")
                 }
+                // A write that makes no progress without an error: the disk is full.
+                guard count > 0 else { throw fail("cannot write \(path): no space left on the device") }
+                offset += count
             }
         }
 
@@ -457,17 +476,18 @@ import Foundation
 
         deinit { close(descriptor) }
 
-        func readAll(fail: (String) -> DefaultsError) throws -> Data {
-            var data = Data()
-            var buffer = [UInt8](repeating: 0, count: 65_536)
+        func readAll(fail: (String) -> DefaultsError) throws -> [UInt8] {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(Int(identity?.size ?? 0) + 1)
+            var buffer = [UInt8](repeating: 0, count: 1 << 20)
             while true {
                 let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
                 if count < 0 {
                     if errno == EINTR { continue }
                     throw fail("cannot read the file: \(errnoText())")
                 }
-                if count == 0 { return data }
-                data.append(contentsOf: buffer[0..<count])
+                if count == 0 { return bytes }
+                bytes.append(contentsOf: buffer[0..<count])
             }
         }
     }
