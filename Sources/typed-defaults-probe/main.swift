@@ -43,6 +43,7 @@ enum Fixture {
             "mailto:ada@example.com?subject=Hi%20there",
             "ftp://user@ftp.example.com:2121/pub/file.txt",
         ].compactMap(URL.init(string:)) + [URL(fileURLWithPath: "/tmp/a dir/ünï cødé.txt")]
+        + ["www.example.com", "//example.com/a?b=1", "/a/path?q=1#f"].compactMap(URL.init(string:))
 
     static func write(to store: DefaultsStore) {
         store[count] = 42

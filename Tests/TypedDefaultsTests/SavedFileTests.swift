@@ -67,7 +67,8 @@ import TypedDefaults
                 for index in 0..<50_000 {
                     values["key\(index)"] = index
                 }
-                try PropertyListSerialization.data(fromPropertyList: values, format: .binary, options: 0).write(to: file)
+                try PropertyListSerialization.data(fromPropertyList: values, format: .binary, options: 0).write(
+                    to: file)
                 let environment = ["XDG_CONFIG_HOME": configHome.path]
 
                 for run in 1...10 {

@@ -277,7 +277,7 @@ let fixtureLines = [
     "profile=Ada@-4000000000.250000",
     "urls=https://example.com/p?q=1&r=a%20b#frag https://xn--bcher-kva.example/stra%C3%9Fe?q=%C3%A4 "
         + "mailto:ada@example.com?subject=Hi%20there ftp://user@ftp.example.com:2121/pub/file.txt "
-        + "file:///tmp/a%20dir/%C3%BCn%C3%AF%20c%C3%B8d%C3%A9.txt",
+        + "file:///tmp/a%20dir/%C3%BCn%C3%AF%20c%C3%B8d%C3%A9.txt www.example.com //example.com/a?b=1 /a/path?q=1#f",
     "urlsByName=file:file:///tmp/a%20dir/%C3%BCn%C3%AF%20c%C3%B8d%C3%A9.txt first:https://example.com/p?q=1&r=a%20b#frag",
     "homepage=https://xn--bcher-kva.example/stra%C3%9Fe?q=%C3%A4",
 ]

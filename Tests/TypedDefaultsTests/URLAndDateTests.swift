@@ -15,7 +15,24 @@ struct URLAndDateTests {
         ].compactMap(URL.init(string:)) + [
             URL(fileURLWithPath: "/tmp/a dir/ünï cødé.txt"),
             URL(fileURLWithPath: "/tmp/folder", isDirectory: true),
-        ]
+        ] + schemeless + relativeToABase
+
+    /// URLs with no scheme: each would read back as a file path, or not at all, if stored as a string.
+    static let schemeless: [URL] = [
+        "www.example.com", "relative/path", "?q=1", "#frag", "//example.com/a?b=1", "/a/path?q=1#f", "/a/path",
+        "~user/x", "file:///tmp/a?q=1#f",
+    ].compactMap(URL.init(string:))
+
+    static let relativeToABase: [URL] = [
+        URL(string: "b/c?x=1#y", relativeTo: URL(string: "https://example.com/a/")),
+        URL(string: "../up", relativeTo: URL(string: "https://example.com/a/b/")),
+        URL(fileURLWithPath: "relative/file.txt"),
+        URL(fileURLWithPath: "relative/folder", isDirectory: true, relativeTo: URL(fileURLWithPath: "/base/")),
+    ].compactMap { $0 }
+
+    @Test func everyKindOfURLIsInTheList() {
+        #expect(Self.schemeless.count == 9 && Self.relativeToABase.count == 4)
+    }
 
     @Test(arguments: Backend.allCases)
     func urlsRoundTripAloneAndInCollections(_ backend: Backend) {

@@ -49,11 +49,14 @@ extension Date: UserDefaultConvertible {
 }
 
 extension URL: UserDefaultConvertible {
-    /// Reads a URL stored as its absolute string, a plain path (`/tmp/x`, `~/x`), or the archived
-    /// form that Apple's `UserDefaults.set(_:forKey:)` writes for a URL.
+    /// Reads a URL stored as its absolute string, a plain path (`/tmp/x`, `~/x`), the dictionary form
+    /// below, or the archived form that Apple's `UserDefaults.set(_:forKey:)` writes for a URL.
     public init?(userDefaultsObject object: Any) {
         if let text = object as? String {
             guard let url = URL(storedText: text) else { return nil }
+            self = url
+        } else if let parts = object as? [String: Any] {
+            guard let url = URL(storedParts: parts) else { return nil }
             self = url
         } else if let archive = object as? Data, let url = URL(keyedArchive: archive) {
             self = url
@@ -62,9 +65,29 @@ extension URL: UserDefaultConvertible {
         }
     }
 
-    /// The URL's absolute string: exact on every platform (Foundation on Linux stores a URL set
-    /// through `set(_:forKey:)` as an empty string).
-    public var userDefaultsObject: Any? { absoluteString }
+    /// A URL with a scheme (`https://…`, `file:///…`, `mailto:…`) is stored as its absolute string,
+    /// exact on every platform (Foundation on Linux stores a URL set through `set(_:forKey:)` as an
+    /// empty string). Any other URL (`www.example.com`, `relative/path`, `?q=1`, `#frag`,
+    /// `//example.com/a`, `/a/path?q=1`) or a URL relative to a base is stored as
+    /// `["relative": relativeString, "base": base's absolute string]`: as a string it would read back
+    /// as a file path, or not at all.
+    public var userDefaultsObject: Any? {
+        if baseURL == nil, scheme != nil { return absoluteString }
+        var parts: [String: Any] = ["relative": relativeString]
+        if let baseURL { parts["base"] = baseURL.absoluteString }
+        return parts
+    }
+
+    private init?(storedParts parts: [String: Any]) {
+        guard let relative = parts["relative"] as? String, parts.count <= 2 else { return nil }
+        var base: URL?
+        if let baseText = parts["base"] {
+            guard let text = baseText as? String, let url = URL(string: text) else { return nil }
+            base = url
+        }
+        guard let url = URL(string: relative, relativeTo: base) else { return nil }
+        self = url
+    }
 
     private init?(storedText text: String) {
         // The first byte decides, checked on UTF-8: `hasPrefix` costs more than the rest of the checks.

@@ -279,7 +279,8 @@ import Foundation
         private static func encode(_ contents: [String: Any], fail: (String) -> DefaultsError) throws -> [UInt8] {
             if let bytes = BinaryPropertyList.encode(contents) { return bytes }
             do {
-                return [UInt8](try PropertyListSerialization.data(fromPropertyList: contents, format: .binary, options: 0))
+                return [UInt8](
+                    try PropertyListSerialization.data(fromPropertyList: contents, format: .binary, options: 0))
             } catch {
                 throw fail("cannot encode: \(error)")
             }
