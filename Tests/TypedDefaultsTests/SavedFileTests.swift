@@ -58,8 +58,10 @@ import TypedDefaults
         }
 
         /// The budget: with 50,000 keys in the suite, a process killed one second after a write
-        /// has saved it, ten runs in ten.
-        @Test func aSuiteOf50000KeysSurvivesASIGKILLOneSecondAfterAWrite() throws {
+        /// has saved it, ten runs in ten. A claim about time: not measured under ThreadSanitizer, which
+        /// slows the probe many times over (there its save took longer than the second).
+        @Test(.disabled(if: runsUnderThreadSanitizer, "a claim about time; ThreadSanitizer slows every process"))
+        func aSuiteOf50000KeysSurvivesASIGKILLOneSecondAfterAWrite() throws {
             try withTemporaryFolder { configHome in
                 let suite = uniqueSuiteName()
                 let file = configHome.appendingPathComponent(suite + ".plist")

@@ -417,3 +417,15 @@ func propertyList(at url: URL) -> [String: Any]? {
     guard let data = try? Data(contentsOf: url) else { return nil }
     return (try? PropertyListSerialization.propertyList(from: data, format: nil)) as? [String: Any]
 }
+
+// MARK: Sanitizers
+
+/// Whether this test binary runs under ThreadSanitizer (its runtime is linked in), which makes every
+/// process, the probe too, several times slower: a claim about seconds is not measured there.
+let runsUnderThreadSanitizer: Bool = {
+    #if canImport(Glibc)
+        return dlsym(dlopen(nil, RTLD_NOW), "__tsan_init") != nil
+    #else
+        return false
+    #endif
+}()

@@ -25,15 +25,23 @@ public final class DefaultsStore: Sendable {
 
     /// A store over any storage: `UserDefaults`, ``InMemoryStorage``, or a backend of your own.
     ///
-    /// On Linux, prefer ``init(suiteName:keyPrefix:)`` for a suite: the library cannot read a suite's
-    /// name back from a `UserDefaults` you made, so it saves that one with `synchronize()`, which keeps
-    /// dates to whole seconds and is not safe with several processes.
+    /// On Linux, a `UserDefaults` you made is saved the library's way, in the file Foundation reads (its
+    /// suite name is read from Foundation's object). Should a future Foundation hide that name, the
+    /// library says so once through ``ErrorReporting`` (``DefaultsError/savedBySynchronize(suite:reason:)``)
+    /// and lets `synchronize()` save it: prefer ``init(suiteName:keyPrefix:)`` for a suite.
     public convenience init(storage: some KeyValueStorage, keyPrefix: String = "") {
         self.init(context: .forStorage(storage), keyPrefix: keyPrefix)
     }
 
-    /// A store over the `UserDefaults` suite `suiteName`, or `nil` where `UserDefaults(suiteName:)`
-    /// is `nil`. Every store over one suite shares its storage, observers and saving.
+    /// A store over the `UserDefaults` suite `suiteName`. Every store over one suite shares its storage,
+    /// observers and saving.
+    ///
+    /// `nil` where `UserDefaults(suiteName:)` is `nil`, and, on every platform, when `suiteName` is not a
+    /// plain file name: empty, `.` or `..`, containing `/` or a NUL character, or longer than 231 UTF-8
+    /// bytes (its files must fit a file system's 255). Foundation keeps suite `S` in a file `S.plist`,
+    /// so such a name would write outside the preferences folder or into a hidden file. Also `nil` on
+    /// Linux when the suite's file is a FIFO, a socket or a device, where Foundation's first read would
+    /// wait forever.
     public convenience init?(suiteName: String, keyPrefix: String = "") {
         guard let context = StorageContext.forSuite(suiteName) else { return nil }
         self.init(context: context, keyPrefix: keyPrefix)
