@@ -6,7 +6,7 @@
 //   typed-defaults-probe dump SUITE                     print the fixture keys, one `name=value` a line
 //   typed-defaults-probe burst SUITE PREFIX COUNT       print "ready", wait for a line on stdin, then
 //                                                       write COUNT keys, saving after each
-//   typed-defaults-probe count SUITE PREFIX             print how many PREFIX keys hold their index
+//   typed-defaults-probe count SUITE PREFIX...          print how many PREFIX keys hold their index, a line each
 //   typed-defaults-probe flush SUITE                    write one value and save it now, or fail
 //   typed-defaults-probe args SUITE [-key value ...]    print the typed values launch arguments give
 //   typed-defaults-probe remove SUITE                   remove the suite and its file
@@ -138,12 +138,11 @@ case "burst":
         }
     }
 case "count":
-    guard arguments.count == 3 else { fail("count SUITE PREFIX") }
+    guard arguments.count >= 3 else { fail("count SUITE PREFIX...") }
     let snapshot = store.snapshot()
-    let matching = snapshot.filter { name, value in
-        name.hasPrefix(arguments[2]) && "\(arguments[2])\(value)" == name
+    for prefix in arguments.dropFirst(2) {
+        print(snapshot.filter { name, value in name.hasPrefix(prefix) && "\(prefix)\(value)" == name }.count)
     }
-    print(matching.count)
 case "flush":
     store[Fixture.count] = 1
     do {

@@ -90,6 +90,59 @@ struct SaveLocationTests {
         }
     }
 
+    @Test(arguments: ProbeEnvironment.all)
+    func valuesSurviveEveryEndingAndEveryWriterThere(_ environment: ProbeEnvironment) throws {
+        try withTemporaryFolder { root in
+            let suite = uniqueSuiteName()
+            let variables = environment.variables(in: root)
+            func run(_ arguments: [String]) throws -> ProbeProcess.Output {
+                try ProbeProcess.run(
+                    arguments, environment: variables, unsetting: environment.unsetting, directory: root)
+            }
+            func start(_ arguments: [String]) throws -> ProbeProcess {
+                try ProbeProcess(arguments, environment: variables, unsetting: environment.unsetting, directory: root)
+            }
+            let (exited, killed, writers) = (suite + ".exited", suite + ".killed", suite + ".writers")
+            defer {
+                for name in [suite, exited, killed, writers] {
+                    for file in files(named: name + ".plist", under: root) {
+                        try? FileManager.default.removeItem(at: file)
+                        try? FileManager.default.removeItem(
+                            at: file.deletingLastPathComponent().appendingPathComponent("." + name + ".plist.lock"))
+                    }
+                }
+            }
+            // Where Foundation itself cannot save (HOME unset, `/.config` not writable), neither can the
+            // library: `theLibrarySavesTheFileFoundationsOwnSynchronizeWrites` checks that it says so.
+            let foundationSaves = try run(["synchronize", suite]).lines == ["synchronized"]
+            try #require(foundationSaves || environment.unsetting.contains("HOME") || variables["HOME"] == "")
+            guard foundationSaves else { return }
+
+            // Exit without a flush; the fixture has fractional dates.
+            #expect(try run(["write", exited, "exit"]).status == 0)
+            #expect(try run(["dump", exited]).lines == fixtureLines)
+
+            // SIGKILL one second after the write.
+            let writer = try start(["write", killed, "wait"])
+            #expect(writer.waitForLine("written"))
+            Thread.sleep(forTimeInterval: 1)
+            writer.kill()
+            #expect(writer.finish().reason == .uncaughtSignal)
+            #expect(try run(["dump", killed]).lines == fixtureLines)
+
+            // Two, then eight, processes writing one suite at once, saving after every write.
+            for (count, perWriter) in [(2, 100), (8, 25)] {
+                let prefixes = (0..<count).map { "w\(count).\($0)." }
+                let bursts = try prefixes.map { try start(["burst", writers, $0, "\(perWriter)"]) }
+                #expect(bursts.allSatisfy { $0.waitForLine("ready") })
+                for burst in bursts { try burst.send("go") }
+                let ended = bursts.map { $0.finish() }
+                #expect(ended.map(\.status) == Array(repeating: 0, count: count), "\(ended.map(\.standardError))")
+                #expect(try run(["count", writers] + prefixes).lines == Array(repeating: "\(perWriter)", count: count))
+            }
+        }
+    }
+
     @Test func aUserDefaultsMadeByTheCallerIsSavedTheLibrarysWayWithExactDates() throws {
         let suite = uniqueSuiteName()
         defer { DefaultsStore.removeSuite(named: suite) }
