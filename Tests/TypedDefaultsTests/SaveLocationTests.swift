@@ -51,6 +51,17 @@ struct SaveLocationTests {
         return found
     }
 
+    /// Removes the files of `suites` under `root` and at `/.config`, with their lock files.
+    private func removeFiles(of suites: [String], under root: URL) {
+        for suite in suites {
+            for file in files(named: suite + ".plist", under: root) {
+                try? FileManager.default.removeItem(at: file)
+                try? FileManager.default.removeItem(
+                    at: file.deletingLastPathComponent().appendingPathComponent("." + suite + ".plist.lock"))
+            }
+        }
+    }
+
     @Test(arguments: ProbeEnvironment.all)
     func theLibrarySavesTheFileFoundationsOwnSynchronizeWrites(_ environment: ProbeEnvironment) throws {
         try withTemporaryFolder { root in
@@ -60,13 +71,7 @@ struct SaveLocationTests {
                 try ProbeProcess.run(
                     [command, suite], environment: variables, unsetting: environment.unsetting, directory: root)
             }
-            defer {
-                for file in files(named: suite + ".plist", under: root) {
-                    try? FileManager.default.removeItem(at: file)
-                    try? FileManager.default.removeItem(
-                        at: file.deletingLastPathComponent().appendingPathComponent("." + suite + ".plist.lock"))
-                }
-            }
+            defer { removeFiles(of: [suite], under: root) }
 
             // Where plain Foundation keeps the suite in this environment.
             let foundation = try run("synchronize")
@@ -103,15 +108,7 @@ struct SaveLocationTests {
                 try ProbeProcess(arguments, environment: variables, unsetting: environment.unsetting, directory: root)
             }
             let (exited, killed, writers) = (suite + ".exited", suite + ".killed", suite + ".writers")
-            defer {
-                for name in [suite, exited, killed, writers] {
-                    for file in files(named: name + ".plist", under: root) {
-                        try? FileManager.default.removeItem(at: file)
-                        try? FileManager.default.removeItem(
-                            at: file.deletingLastPathComponent().appendingPathComponent("." + name + ".plist.lock"))
-                    }
-                }
-            }
+            defer { removeFiles(of: [suite, exited, killed, writers], under: root) }
             // Where Foundation itself cannot save (HOME unset, `/.config` not writable), neither can the
             // library: `theLibrarySavesTheFileFoundationsOwnSynchronizeWrites` checks that it says so.
             let foundationSaves = try run(["synchronize", suite]).lines == ["synchronized"]
