@@ -13,6 +13,11 @@
 //   typed-defaults-probe two SUITE OTHER                write to both suites and save each, printing each result
 //   typed-defaults-probe synchronize SUITE              plain Foundation: set a value and synchronize()
 //   typed-defaults-probe plain SUITE                    plain Foundation: print the value of "count"
+//   typed-defaults-probe watch SUITE                    read and observe "count"; print "ready", then for each
+//                                                       line "check" print what every read path and the
+//                                                       observers saw; "write N" writes N; "quit" ends
+//   typed-defaults-probe modify SUITE COUNT             print "ready", wait for a line, then modify "count"
+//                                                       (+1) COUNT times
 //
 // A store the library refuses to make prints "no store" and exits with 3. With PROBE_USER_ID set, a
 // probe started by root first becomes that user (and group), for tests of files it may not read.
@@ -68,6 +73,37 @@ enum Fixture {
             "urlsByName=\(store[urlsByName].sorted { $0.key < $1.key }.map { "\($0.key):\($0.value.absoluteString)" }.joined(separator: " "))"
         )
         print("homepage=\(store[homepage]?.absoluteString ?? "nil")")
+    }
+}
+
+/// What a watching probe has seen, from any thread.
+final class Events: @unchecked Sendable {
+    // @unchecked: `lines` is guarded by `condition`.
+    private let condition = NSCondition()
+    private var lines: [String] = []
+
+    func append(_ line: String) {
+        condition.lock()
+        lines.append(line)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    var all: [String] {
+        condition.lock()
+        defer { condition.unlock() }
+        return lines
+    }
+
+    /// Waits until `line` has been seen (the first value of `updates` arrives on another task).
+    func wait(for line: String) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: 10)
+        condition.lock()
+        defer { condition.unlock() }
+        while !lines.contains(line) {
+            guard condition.wait(until: deadline) else { return false }
+        }
+        return true
     }
 }
 
@@ -162,6 +198,43 @@ case "two":
             print("\(name): flushed")
         } catch {
             print("\(name): error: \(error)")
+        }
+    }
+case "watch":
+    // Reads "count" through every path, observes it, and reports what it sees at each "check" line.
+    let events = Events()
+    let wrapper = UserDefault(Fixture.count, store: store)
+    let token = store.observe(Fixture.count) { change in
+        events.append("callback \(change.oldValue)->\(change.newValue)")
+    }
+    // Detached: top-level code runs on the main actor, whose thread waits for input below.
+    let updates = Task.detached {
+        for await value in store.updates(Fixture.count) { events.append("update \(value)") }
+    }
+    guard events.wait(for: "update \(store[Fixture.count])") else { fail("updates gave no first value") }
+    say("ready")
+    while let line = readLine(), line != "quit" {
+        if line.hasPrefix("write ") {
+            store[Fixture.count] = Int(line.dropFirst(6)) ?? -1
+            say("wrote")
+        } else {
+            let snapshot = store.snapshot()["count"].map { "\($0)" } ?? "none"
+            say(
+                "read=\(store[Fixture.count]) wrapper=\(wrapper.wrappedValue) hasKey=\(store.hasKey(Fixture.count)) "
+                    + "snapshot=\(snapshot) events=\(events.all.joined(separator: ","))")
+        }
+    }
+    token.cancel()
+    updates.cancel()
+case "modify":
+    guard arguments.count == 3, let total = Int(arguments[2]) else { fail("modify SUITE COUNT") }
+    say("ready")
+    _ = readLine()
+    for _ in 0..<total {
+        do {
+            try store.modify(Fixture.count) { $0 += 1 }
+        } catch {
+            fail("\(error)")
         }
     }
 case "args":

@@ -363,6 +363,17 @@ struct ProbeProcess {
         try input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
     }
 
+    /// Sends `line` and returns the one line the probe answers with; nil if it ends first.
+    func ask(_ line: String) throws -> String? {
+        try send(line)
+        var received = ""
+        while !received.hasSuffix("\n") {
+            guard let chunk = Self.readChunk(output), !chunk.isEmpty else { return nil }
+            received += String(decoding: chunk, as: UTF8.self)
+        }
+        return String(received.dropLast())
+    }
+
     func kill() {
         Foundation.kill(process.processIdentifier, SIGKILL)
     }

@@ -13,6 +13,19 @@ import Foundation
 // wrote it), applies only this process's changes, and replaces the file atomically with a binary
 // property list, which keeps dates exact and Foundation reads as before. It never follows a symbolic
 // link, never opens anything but a regular file, and never replaces a file it could not read.
+//
+// Foundation on Linux also reads a suite's file once and never again, so the library watches the
+// file (inotify) once a key of the suite is used, and brings values another process saved (or a hand
+// edit) into this process's `UserDefaults`, telling observers, unless this process has an unsaved
+// write of its own for that name.
+
+/// A name whose value changed in the suite's file through another process's save or a hand edit, with
+/// the objects this process's `UserDefaults` held before and holds now.
+struct SavedChange {
+    let name: String
+    let oldObject: Any?
+    let newObject: Any?
+}
 
 #if canImport(Darwin)
 
@@ -25,7 +38,10 @@ import Foundation
         func flush() throws {}
         func discardPending() {}
         func removeFiles() {}
-        func applyChanges(to values: inout [String: Any]) {}
+        func storedValues() -> [String: Any] { [:] }
+        func watch() {}
+        func onChangesSaved(elsewhere handler: @escaping @Sendable ([SavedChange]) -> Void) {}
+        func exclusively<Result>(_ body: () throws -> Result) throws -> Result { try body() }
     }
 
 #else
@@ -38,39 +54,49 @@ import Foundation
         /// process killed a second after a write has saved it, and long enough to gather a burst.
         static let saveDelay: DispatchTimeInterval = .milliseconds(100)
 
-        /// The last change this process made to one name, and whether it is on disk.
-        private struct Change {
-            var object: Any?
-            var isSaved: Bool
+        private struct Pending {
+            /// The names this process wrote through the library and has not saved yet, with their last
+            /// object (nil: removed).
+            var changes: [String: Any?] = [:]
+            var saveScheduled = false
+            /// Whether the file is watched for other processes' saves.
+            var isWatched = false
         }
 
-        private struct Pending {
-            /// Every name written through the library in this process, with its last change, saved or
-            /// not: Foundation's `persistentDomain(forName:)` for the standard domain shows only what is
-            /// on disk.
-            var changes: [String: Change] = [:]
-            /// How many of `changes` are not saved: a write looks its name up once.
-            var unsavedCount = 0
-            var saveScheduled = false
+        /// What a look at the file found.
+        private struct FileState {
+            var contents: [String: Any]
+            /// The names whose value differs from what the file held when this process last looked.
+            var changedElsewhere: [String: Any?]
+            var owner: FileOwner?
+            var notice: DefaultsError?
         }
 
         private let domain: String
         private let defaults: UserDefaults
+        /// The name under which Foundation lists the domain's values as this process holds them, saved or
+        /// not; nil when the library cannot save the domain its own way.
+        private let listedDomain: String?
         /// Where Foundation keeps the domain; nil when the library cannot save it its own way.
         private let file: SuiteFile?
         private let pending = Locked(Pending())
-        /// Orders writers: a value and the record that it must be saved change together.
+        /// Orders writers, and the values other processes saved: a value and the record that it must be
+        /// saved change together.
         private let writeOrder = NSLock()
-        /// Serializes saves within the process; the file lock serializes them across processes. Also
-        /// guards `lastWritten`.
+        /// Serializes saves and looks at the file within the process; the file lock serializes saves
+        /// across processes. Also guards `known`.
         private let saving = NSLock()
-        /// The file as this process last read or wrote it: a save finding it unchanged does not read
-        /// and parse it again.
-        private var lastWritten: (identity: FileIdentity, contents: [String: Any])?
+        /// What the file held when this process last read or wrote it, and that version's identity (nil
+        /// when it is unknown, or there was no file): a save or a look that finds the same identity does
+        /// not read and parse it again, and what differs from it was saved by someone else.
+        private var known: (identity: FileIdentity?, contents: [String: Any])?
+        /// Who hears of values saved elsewhere: the storage's observers.
+        private let changeHandler = Locked<(@Sendable ([SavedChange]) -> Void)?>(nil)
 
-        private init(domain: String, file: SuiteFile?, defaults: UserDefaults) {
+        private init(domain: String, file: SuiteFile?, listedDomain: String?, defaults: UserDefaults) {
             self.domain = domain
             self.file = file
+            self.listedDomain = listedDomain
             self.defaults = defaults
         }
 
@@ -86,13 +112,23 @@ import Foundation
         /// A persistence for `defaults`; `domain` is its suite name, or nil for a `UserDefaults` made by
         /// the caller, whose suite name is then read from Foundation's object.
         static func make(domain: String?, defaults: UserDefaults) -> Persistence? {
-            let name = domain ?? suiteName(of: defaults).map { $0 ?? StorageContext.standardDomain }
+            // Foundation reads a domain's file at the first read, and reads racing with that first one see
+            // an empty domain (measured: four threads reading a saved suite at once, one run in six gave
+            // three of them the default). Read once now, before any store can.
+            _ = defaults.object(forKey: "TypedDefaults.load")
+            let suite = domain.map { .some($0) } ?? suiteName(of: defaults)
             let persistence: Persistence
-            if let name {
-                persistence = Persistence(domain: name, file: SuiteFile(domain: name), defaults: defaults)
+            if let suite {
+                let name = suite ?? StorageContext.standardDomain
+                // swift-corelibs-foundation lists the standard domain's values, saved or not, under the
+                // name of `kCFPreferencesCurrentApplication`; under the process name it lists only the file.
+                let isStandard = defaults === UserDefaults.standard || suite == nil
+                persistence = Persistence(
+                    domain: name, file: SuiteFile(domain: name),
+                    listedDomain: isStandard ? "kCFPreferencesCurrentApplication" : name, defaults: defaults)
             } else {
                 // Foundation's object no longer shows its suite name: say so, once, and let it save.
-                persistence = Persistence(domain: "?", file: nil, defaults: defaults)
+                persistence = Persistence(domain: "?", file: nil, listedDomain: nil, defaults: defaults)
                 ErrorReporting.report(
                     DefaultsError.savedBySynchronize(
                         suite: "?", reason: "the suite name of a UserDefaults made by the caller cannot be read"))
@@ -108,6 +144,12 @@ import Foundation
                 if let suite = child.value as? String? { return .some(suite) }
             }
             return nil
+        }
+
+        /// The domain's values as this process holds them, written through the library or not, saved or
+        /// not; nil when Foundation cannot list them.
+        func storedValues() -> [String: Any]? {
+            listedDomain.map { defaults.persistentDomain(forName: $0) ?? [:] }
         }
 
         /// Whether Foundation can be handed suite `suiteName`: not when its file, or what a link there
@@ -136,8 +178,7 @@ import Foundation
                 defaults.removeObject(forKey: key)
             }
             let mustSchedule = pending.withLock { state -> Bool in
-                let change = Change(object: object, isSaved: false)
-                if state.changes.updateValue(change, forKey: key)?.isSaved ?? true { state.unsavedCount += 1 }
+                state.changes.updateValue(object, forKey: key)
                 defer { state.saveScheduled = true }
                 return !state.saveScheduled
             }
@@ -154,19 +195,7 @@ import Foundation
 
         /// Forgets unsaved writes, for a domain that is being removed.
         func discardPending() {
-            pending.withLock { state in
-                state.changes.removeAll()
-                state.unsavedCount = 0
-            }
-        }
-
-        /// Applies the changes made through the library in this process to `values`, the persistent
-        /// domain as Foundation reports it.
-        func applyChanges(to values: inout [String: Any]) {
-            let changes = pending.withLock { $0.changes }
-            for (name, change) in changes {
-                values[name] = change.object
-            }
+            pending.withLock { $0.changes.removeAll() }
         }
 
         /// Removes the domain's file and its lock file (a symbolic link there is removed, not followed).
@@ -174,88 +203,210 @@ import Foundation
             guard let file else { return }
             saving.lock()
             defer { saving.unlock() }
-            lastWritten = nil
+            known = nil
             unlink(file.path)
             unlink(file.lockPath)
         }
 
         /// Saves every pending write now.
         func flush() throws {
-            // Reported once the locks are released: a handler may well save again.
-            if let notice = try savePending() { ErrorReporting.report(notice) }
+            saving.lock()
+            var saved: (notice: DefaultsError?, elsewhere: [SavedChange]) = (nil, [])
+            do {
+                defer { saving.unlock() }
+                saved = try savePending()
+            }
+            // Told once the locks are released: an observer or a handler may well save again.
+            deliver(saved.elsewhere)
+            if let notice = saved.notice { ErrorReporting.report(notice) }
         }
 
-        /// Saves every pending write, and returns what the user should hear of although it did not stop
-        /// the save.
-        private func savePending() throws -> DefaultsError? {
-            saving.lock()
-            defer { saving.unlock() }
-            let changes = pending.withLock { state in
-                state.saveScheduled = false
-                var changes: [String: Any?] = [:]
-                guard state.unsavedCount > 0 else { return changes }
-                for (name, change) in state.changes where !change.isSaved {
-                    changes[name] = change.object
-                    state.changes[name]?.isSaved = true
+        /// Saves every pending write. Called with `saving` held.
+        private func savePending() throws -> (notice: DefaultsError?, elsewhere: [SavedChange]) {
+            guard let file else {
+                let changes = takePending()
+                guard !changes.isEmpty else { return (nil, []) }
+                guard defaults.synchronize() else {
+                    restorePending(changes)
+                    throw fail("synchronize() failed")
                 }
-                state.unsavedCount = 0
-                return changes
+                return (nil, [])
             }
-            guard !changes.isEmpty else { return nil }
+            guard pending.withLock({ !$0.changes.isEmpty }) else { return (nil, []) }
+            return try withFileLock(at: file.lockPath, fail: fail) { try savePendingLocked(to: file) }
+        }
+
+        /// Saves every pending write into `file`, whose lock this process holds, and brings in what others
+        /// saved there meanwhile. Called with `saving` held.
+        private func savePendingLocked(to file: SuiteFile) throws -> (notice: DefaultsError?, elsewhere: [SavedChange])
+        {
+            let changes = takePending()
+            guard !changes.isEmpty else { return (nil, []) }
             do {
-                guard let file else {
-                    guard defaults.synchronize() else {
-                        throw DefaultsError.saveFailed(suite: domain, reason: "synchronize() failed")
-                    }
-                    return nil
+                file.removeStaleTemporaryFiles(once: &removedStaleTemporaryFiles)
+                var state = try look(at: file, movingAsideUnreadable: true)
+                let elsewhere = bringIn(state.changedElsewhere, except: changes)
+                for (key, object) in changes {
+                    state.contents[key] = object
                 }
-                return try save(changes, to: file)
+                let bytes = try Self.encode(state.contents, fail: fail)
+                known = nil
+                let identity = try file.replace(with: bytes, keeping: state.owner, fail: fail)
+                known = (identity, state.contents)
+                return (state.notice, elsewhere)
             } catch {
-                // Keep what failed for the next attempt; a name written since is pending with its newer value.
-                pending.withLock { state in
-                    for name in changes.keys where state.changes[name]?.isSaved == true {
-                        state.changes[name]?.isSaved = false
-                        state.unsavedCount += 1
-                    }
-                }
+                restorePending(changes)
                 throw error
             }
         }
 
-        /// Saves `changes` into `file` under the file lock, and returns the notice of an unreadable file
-        /// moved aside.
-        private func save(_ changes: [String: Any?], to file: SuiteFile) throws -> DefaultsError? {
-            let fail = { (reason: String) in DefaultsError.saveFailed(suite: self.domain, reason: reason) }
-            try? FileManager.default.createDirectory(atPath: file.directory, withIntermediateDirectories: true)
-            return try withFileLock(at: file.lockPath, fail: fail) {
-                file.removeStaleTemporaryFiles(once: &removedStaleTemporaryFiles)
-                var contents: [String: Any] = [:]
-                var notice: DefaultsError?
-                let existing = try ExistingFile(path: file.path, domain: domain)
-                if let existing {
-                    if let lastWritten, lastWritten.identity == existing.identity {
-                        contents = lastWritten.contents
-                    } else {
-                        let bytes = try existing.readAll(fail: fail)
-                        if !bytes.isEmpty {
-                            if let parsed = Self.parse(bytes) {
-                                contents = parsed
-                            } else {
-                                notice = try keepUnreadableFile(file.path)
-                            }
-                        }
-                    }
+        /// Keeps what failed to save for the next attempt; a name written since is pending with its newer
+        /// value.
+        private func restorePending(_ changes: [String: Any?]) {
+            pending.withLock { state in
+                for (name, object) in changes where state.changes[name] == nil {
+                    state.changes.updateValue(object, forKey: name)
                 }
-                for (key, object) in changes {
-                    contents[key] = object
-                }
-                let bytes = try Self.encode(contents, fail: fail)
-                lastWritten = nil
-                let identity = try file.replace(with: bytes, keeping: notice == nil ? existing?.owner : nil, fail: fail)
-                lastWritten = identity.map { ($0, contents) }
-                return notice
             }
         }
+
+        /// Takes the pending writes, to be saved.
+        private func takePending() -> [String: Any?] {
+            pending.withLock { state in
+                state.saveScheduled = false
+                defer { state.changes = [:] }
+                return state.changes
+            }
+        }
+
+        private func fail(_ reason: String) -> DefaultsError {
+            DefaultsError.saveFailed(suite: domain, reason: reason)
+        }
+
+        /// Reads the file, unless it is the version this process last read or wrote, and works out which
+        /// names someone else changed there. A file that is not a property list is moved aside when
+        /// `movingAsideUnreadable` (a save), else left to a later look (it may be half written by hand).
+        /// Called with `saving` held.
+        private func look(at file: SuiteFile, movingAsideUnreadable: Bool) throws -> FileState {
+            let existing = try ExistingFile(path: file.path, domain: domain)
+            var state = FileState(contents: [:], changedElsewhere: [:], owner: existing?.owner)
+            if let known, let identity = known.identity, identity == existing?.identity {
+                state.contents = known.contents
+                return state
+            }
+            if let existing {
+                let bytes = try existing.readAll(fail: fail)
+                if !bytes.isEmpty {
+                    if let parsed = Self.parse(bytes) {
+                        state.contents = parsed
+                    } else if movingAsideUnreadable {
+                        state.notice = try keepUnreadableFile(file.path)
+                        state.owner = nil
+                    } else {
+                        state.contents = known?.contents ?? [:]
+                        return state
+                    }
+                }
+            }
+            if let known {
+                for (name, object) in state.contents where !propertyListsEqual(object, known.contents[name]) {
+                    state.changedElsewhere.updateValue(object, forKey: name)
+                }
+                for name in known.contents.keys where state.contents[name] == nil {
+                    state.changedElsewhere.updateValue(nil, forKey: name)
+                }
+            }
+            known = (state.notice == nil ? existing?.identity : nil, state.contents)
+            return state
+        }
+
+        /// Puts values someone else saved into this process's `UserDefaults`, except for names this
+        /// process has written and not saved yet (or is saving now, `saving`): its own last write wins
+        /// until it is saved. Returns what observers must hear.
+        private func bringIn(_ changed: [String: Any?], except saving: [String: Any?] = [:]) -> [SavedChange] {
+            guard !changed.isEmpty else { return [] }
+            writeOrder.lock()
+            defer { writeOrder.unlock() }
+            let unsaved = pending.withLock { $0.changes }
+            var brought: [SavedChange] = []
+            for (name, object) in changed where saving[name] == nil && unsaved[name] == nil {
+                let oldObject = defaults.object(forKey: name)
+                if let object {
+                    defaults.set(object, forKey: name)
+                } else {
+                    defaults.removeObject(forKey: name)
+                }
+                brought.append(SavedChange(name: name, oldObject: oldObject, newObject: defaults.object(forKey: name)))
+            }
+            return brought
+        }
+
+        private func deliver(_ changes: [SavedChange]) {
+            guard !changes.isEmpty, let handler = changeHandler.withLock({ $0 }) else { return }
+            handler(changes)
+        }
+
+        /// Sets who hears of values saved elsewhere.
+        func onChangesSaved(elsewhere handler: @escaping @Sendable ([SavedChange]) -> Void) {
+            changeHandler.withLock { $0 = handler }
+        }
+
+        /// Starts watching the file for other processes' saves, once: what the file holds now is what
+        /// this process's Foundation read, so what differs later was saved elsewhere.
+        func watch() {
+            let isNew = pending.withLock { state in
+                defer { state.isWatched = true }
+                return !state.isWatched
+            }
+            guard let file, isNew else { return }
+            saving.lock()
+            if known == nil { _ = try? look(at: file, movingAsideUnreadable: false) }
+            saving.unlock()
+            SuiteWatcher.shared.watch(self, file: file)
+        }
+
+        /// Called by the watcher when the file may have changed: brings in what someone else saved.
+        func fileMayHaveChanged() {
+            guard let file else { return }
+            saving.lock()
+            var changes: [SavedChange] = []
+            do {
+                defer { saving.unlock() }
+                if let state = try? look(at: file, movingAsideUnreadable: false) {
+                    changes = bringIn(state.changedElsewhere)
+                }
+            }
+            deliver(changes)
+        }
+
+        /// Runs `body` so that no other `exclusively` of this domain runs meanwhile, in this process or, under
+        /// the file lock, in any other: first brings in what others saved, then runs `body`, then saves
+        /// what it wrote before the lock is released.
+        func exclusively<Result>(_ body: () throws -> Result) throws -> Result {
+            guard let file else { return try body() }
+            watch()
+            saving.lock()
+            var elsewhere: [SavedChange] = []
+            var notice: DefaultsError?
+            let result: Result
+            do {
+                defer { saving.unlock() }
+                result = try withFileLock(at: file.lockPath, fail: fail) {
+                    let state = try look(at: file, movingAsideUnreadable: true)
+                    notice = state.notice
+                    elsewhere = bringIn(state.changedElsewhere)
+                    let result = try body()
+                    let saved = try savePendingLocked(to: file)
+                    elsewhere += saved.elsewhere
+                    notice = notice ?? saved.notice
+                    return result
+                }
+            }
+            deliver(elsewhere)
+            if let notice { ErrorReporting.report(notice) }
+            return result
+        }
+
         private var removedStaleTemporaryFiles = false
 
         /// The dictionary in a suite's file: the library's own reader for the binary files it writes, and
@@ -307,6 +458,8 @@ import Foundation
     /// is taken from the working directory. Not `NSHomeDirectory()`, which reads the password file.
     struct SuiteFile {
         let directory: String
+        /// The file's name in `directory`: `<domain>.plist`.
+        let fileName: String
         let path: String
         let lockPath: String
         /// The temporary files of this suite start with it; a random suffix follows.
@@ -317,7 +470,8 @@ import Foundation
             guard SuiteName.isPlainFileName(domain) else { return nil }
             let configHome = environment["XDG_CONFIG_HOME"] ?? ""
             directory = configHome.hasPrefix("/") ? configHome : (environment["HOME"] ?? "") + "/.config"
-            path = directory + "/" + domain + ".plist"
+            fileName = domain + ".plist"
+            path = directory + "/" + fileName
             lockPath = directory + "/." + domain + ".plist.lock"
             temporaryPrefix = "." + domain + ".plist.tmp-"
         }
@@ -513,6 +667,90 @@ import Foundation
     }
 
     private func errnoText() -> String { String(cString: strerror(errno)) }
+
+    /// Tells each watched domain when its file may have changed: one inotify descriptor and one thread for
+    /// the process, a watch per folder. The file is replaced by a rename on every save, so the folder is
+    /// watched, not the file.
+    final class SuiteWatcher: @unchecked Sendable {
+        // @unchecked: `descriptor` is set once; the rest is guarded by `state`.
+        private struct Entry {
+            weak var persistence: Persistence?
+        }
+
+        private struct State {
+            /// Watch descriptor → file name → the domains kept in that file.
+            var files: [Int32: [String: [Entry]]] = [:]
+        }
+
+        static let shared = SuiteWatcher()
+        private let descriptor: Int32
+        private let state = Locked(State())
+
+        private init() {
+            descriptor = inotify_init1(Int32(IN_CLOEXEC))
+            guard descriptor >= 0 else { return }
+            let thread = Thread { [self] in run() }
+            thread.name = "TypedDefaults file watcher"
+            thread.start()
+        }
+
+        /// Watches `file` for `persistence`; false when the system refuses (no inotify, too many watches).
+        @discardableResult
+        func watch(_ persistence: Persistence, file: SuiteFile) -> Bool {
+            guard descriptor >= 0 else { return false }
+            // Foundation creates the folder at its first save; it must be there to be watched.
+            try? FileManager.default.createDirectory(atPath: file.directory, withIntermediateDirectories: true)
+            let events = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE)
+            let watch = inotify_add_watch(descriptor, file.directory, events)
+            guard watch >= 0 else { return false }
+            state.withLock { state in
+                state.files[watch, default: [:]][file.fileName, default: []].append(Entry(persistence: persistence))
+            }
+            return true
+        }
+
+        private func run() {
+            var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                var changed: [Persistence] = []
+                var offset = 0
+                // Each event: watch descriptor, mask, cookie, name length, then the name, NUL-padded.
+                while offset + 16 <= count {
+                    let (watch, mask, length) = buffer.withUnsafeBytes { bytes in
+                        (
+                            bytes.loadUnaligned(fromByteOffset: offset, as: Int32.self),
+                            bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self),
+                            Int(bytes.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
+                        )
+                    }
+                    let name = String(
+                        decoding: buffer[(offset + 16)..<min(offset + 16 + length, count)].prefix { $0 != 0 },
+                        as: UTF8.self)
+                    offset += 16 + length
+                    changed += state.withLock { state in
+                        if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                            // Events were lost: every domain looks again.
+                            return state.files.values.flatMap { $0.values.joined() }.compactMap(\.persistence)
+                        }
+                        if mask & UInt32(IN_IGNORED) != 0 {
+                            state.files[watch] = nil
+                            return []
+                        }
+                        return state.files[watch]?[name]?.compactMap(\.persistence) ?? []
+                    }
+                }
+                var seen = Set<ObjectIdentifier>()
+                for persistence in changed where seen.insert(ObjectIdentifier(persistence)).inserted {
+                    persistence.fileMayHaveChanged()
+                }
+            }
+        }
+    }
 
     /// Saves every domain's pending writes when the process exits normally (`exit()` or return from main).
     /// Weak: a persistence whose storage nobody uses any more saves from its `deinit` and is freed.

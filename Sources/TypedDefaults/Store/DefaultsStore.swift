@@ -81,6 +81,51 @@ public final class DefaultsStore: Sendable {
         write(object, forStoredName: name)
     }
 
+    /// Reads `key`'s value, changes it with `transform`, and stores the result, as one step: another
+    /// `modify` over the same storage never runs in between, so concurrent increments are never lost.
+    ///
+    /// ```swift
+    /// try store.modify(.launchCount) { $0 += 1 }
+    /// ```
+    ///
+    /// Between threads, on every platform. Between processes, on Linux: `modify` holds the suite's file
+    /// lock, reads the value other processes saved, and saves the result before it returns (so it costs a
+    /// save). On Apple platforms the system's preferences daemon offers no such lock: two processes that
+    /// modify one key at once can lose one of the changes. Plain writes (the subscript, `set(_:for:)`)
+    /// do not wait for `modify`.
+    ///
+    /// `transform` runs while the lock is held: it must not call `modify` or ``flush()`` on the same
+    /// storage. Observers hear of the change after the lock is released.
+    ///
+    /// - Returns: The value stored.
+    /// - Throws: What `transform` throws (nothing is stored then), ``DefaultsError/unconvertibleValue(key:type:)``,
+    ///   or, on Linux, a save that failed (the value stays pending, as for any write).
+    @discardableResult
+    public func modify<Value>(_ key: UserDefaultTypedKey<Value>, _ transform: (inout Value) throws -> Void) throws
+        -> Value
+    {
+        let name = storedName(key)
+        var change: (oldObject: Any?, newObject: Any?)?
+        let value = try context.exclusively {
+            let oldObject = context.storage.object(forKey: name)
+            var value = Self.value(of: key, from: oldObject)
+            try transform(&value)
+            let object = value.userDefaultsObject
+            if object == nil, !(value is any OptionalBox) {
+                throw DefaultsError.unconvertibleValue(key: name, type: "\(Value.self)")
+            }
+            context.store(object, forName: name)
+            change = (oldObject, context.storage.object(forKey: name))
+            return value
+        }
+        if let change {
+            for observer in context.observers.observers(of: name) {
+                observer.deliver(oldObject: change.oldObject, newObject: change.newObject)
+            }
+        }
+        return value
+    }
+
     /// Whether a value is stored for `key`. Registered defaults and launch arguments do not count.
     public func hasKey<Value>(_ key: UserDefaultTypedKey<Value>) -> Bool {
         context.storedObject(forName: storedName(key)) != nil

@@ -16,6 +16,8 @@ final class StorageContext: @unchecked Sendable {
     let domain: String?
     let persistence: Persistence?
     let observers = ObserverRegistry()
+    /// Makes `modify` calls over this storage take turns.
+    private let modifyLock = NSLock()
 
     /// A stored name used with one value type: what a store has registered and checked already.
     private struct Binding: Hashable {
@@ -48,6 +50,7 @@ final class StorageContext: @unchecked Sendable {
         } else {
             persistence = nil
         }
+        persistence?.onChangesSaved { [weak self] changes in self?.deliverChangesSavedElsewhere(changes) }
     }
 
     deinit {
@@ -116,6 +119,7 @@ final class StorageContext: @unchecked Sendable {
         let keyObject = ObjectIdentifier(key)
         let firstKeyObject = bindings.withLock { $0[binding] }
         if firstKeyObject == nil {
+            persistence?.watch()
             recordUses(CollectionOfOne((storedName, key)))
             bindings.withLock { $0[binding] = $0[binding] ?? keyObject }
             return
@@ -166,14 +170,31 @@ final class StorageContext: @unchecked Sendable {
         }
     }
 
+    /// Runs `body` so that no other `exclusively` over this storage runs meanwhile: in this process, and
+    /// on Linux in any process that saves the suite (see `Persistence.exclusively`).
+    func exclusively<Result>(_ body: () throws -> Result) throws -> Result {
+        modifyLock.lock()
+        defer { modifyLock.unlock() }
+        guard let persistence else { return try body() }
+        return try persistence.exclusively(body)
+    }
+
+    /// Tells observers of values another process saved in the suite's file (Linux).
+    private func deliverChangesSavedElsewhere(_ changes: [SavedChange]) {
+        for change in changes {
+            for observer in observers.observers(of: change.name) {
+                observer.deliver(oldObject: change.oldObject, newObject: change.newObject)
+            }
+        }
+    }
+
     // MARK: Reading what is stored
 
     /// Every stored value, without registered defaults and launch arguments, if the storage can list them.
     func storedValues() -> [String: Any]? {
+        if let persistence { return persistence.storedValues() }
         if let defaults = storage as? UserDefaults, let domain {
-            var values = defaults.persistentDomain(forName: domain) ?? [:]
-            persistence?.applyChanges(to: &values)
-            return values
+            return defaults.persistentDomain(forName: domain) ?? [:]
         }
         return storage.storedValues()
     }

@@ -1,0 +1,169 @@
+import Foundation
+import Testing
+import TypedDefaults
+
+@Suite("Every read path agrees with what is stored, in this process and across processes")
+struct CoherenceTests {
+    @Test(arguments: ["suite", "standard"])
+    func hasKeySnapshotAndRemoveAllAgreeWithReadsAfterPlainAPIChanges(_ kind: String) throws {
+        let suite = uniqueSuiteName()
+        defer { DefaultsStore.removeSuite(named: suite) }
+        // The standard domain through a prefix of the test's own, so that removeAll touches only it.
+        let store =
+            kind == "suite"
+            ? try #require(DefaultsStore(suiteName: suite))
+            : DefaultsStore(storage: UserDefaults.standard, keyPrefix: suite + ".")
+        let plain = kind == "suite" ? try #require(UserDefaults(suiteName: suite)) : UserDefaults.standard
+        let written = UserDefaultTypedKey<Int>("written", defaultValue: 0)
+        let plainOnly = UserDefaultTypedKey<Int>("plainOnly", defaultValue: 0)
+        defer { store.removeAll() }
+
+        // The library writes, the plain API removes.
+        store[written] = 1
+        plain.removeObject(forKey: store.keyPrefix + "written")
+        #expect(store[written] == 0)
+        #expect(!store.hasKey(written))
+        #expect(store.snapshot()["written"] == nil)
+
+        // The plain API writes (not saved), the library lists and removes it.
+        plain.set(3, forKey: store.keyPrefix + "plainOnly")
+        #expect(store[plainOnly] == 3)
+        #expect(store.hasKey(plainOnly))
+        #expect(store.snapshot()["plainOnly"] as? Int == 3)
+        store.removeAll()
+        #expect(store[plainOnly] == 0)
+        #expect(!store.hasKey(plainOnly))
+        #expect(store.snapshot().isEmpty)
+    }
+
+    @Test(arguments: Backend.allCases)
+    func modifyFromEightThreadsLosesNoIncrement(_ backend: Backend) {
+        withStore(backend) { store in
+            let counter = UserDefaultTypedKey<Int>("counter", defaultValue: 0)
+            let failures = Recorder<String>()
+            DispatchQueue.concurrentPerform(iterations: 8) { _ in
+                for _ in 0..<250 {
+                    do {
+                        try store.modify(counter) { $0 += 1 }
+                    } catch {
+                        failures.append("\(error)")
+                    }
+                }
+            }
+            #expect(failures.all.isEmpty)
+            #expect(store[counter] == 2_000)
+        }
+    }
+
+    @Test func modifyThatThrowsStoresNothing() throws {
+        withStore(.inMemory) { store in
+            struct Refused: Error {}
+            let counter = UserDefaultTypedKey<Int>("counter", defaultValue: 0)
+            store[counter] = 4
+            #expect(throws: Refused.self) { try store.modify(counter) { _ in throw Refused() } }
+            #expect(store[counter] == 4)
+            #expect((try? store.modify(counter) { $0 *= 10 }) == 40)
+            #expect(store[counter] == 40)
+        }
+    }
+}
+
+#if !canImport(Darwin)
+
+    /// The answer of a watching probe to "check", taken apart.
+    private struct Seen {
+        let reads: String
+        let events: Set<String>
+
+        init?(_ line: String?) {
+            guard let line, let range = line.range(of: " events=") else { return nil }
+            reads = String(line[..<range.lowerBound])
+            events = Set(line[range.upperBound...].split(separator: ",").map(String.init))
+        }
+    }
+
+    @Suite("A running process sees what other processes save (Linux)")
+    struct CrossProcessCoherenceTests {
+        /// The window the library promises between another process's save and every read path here.
+        static let window: TimeInterval = 0.2
+
+        @Test func aValueAnotherProcessSavedIsSeenByEveryReadPathAndObserver() throws {
+            try withProcessSuite { suite in
+                let reader = try ProbeProcess(["watch", suite])
+                #expect(reader.waitForLine("ready"))
+                #expect(try ProbeProcess.run(["flush", suite]).lines == ["flushed"])
+                Thread.sleep(forTimeInterval: Self.window)  // the claim's window, not a guess
+                let seen = try #require(Seen(try reader.ask("check")))
+                #expect(seen.reads == "read=1 wrapper=1 hasKey=true snapshot=1")
+                #expect(seen.events == ["update 0", "callback 0->1", "update 1"])
+                try reader.send("quit")
+                #expect(reader.finish().status == 0)
+            }
+        }
+
+        @Test(arguments: [true, false])
+        func aHandEditOfTheFileIsSeen(atomically: Bool) throws {
+            try withTemporaryFolder { configHome in
+                let suite = uniqueSuiteName()
+                let environment = ["XDG_CONFIG_HOME": configHome.path]
+                let file = configHome.appendingPathComponent(suite + ".plist")
+                #expect(try ProbeProcess.run(["flush", suite], environment: environment).lines == ["flushed"])
+                let reader = try ProbeProcess(["watch", suite], environment: environment)
+                #expect(reader.waitForLine("ready"))
+
+                // An editor: the whole file written again, by a rename or in place.
+                var values = try #require(propertyList(at: file))
+                values["count"] = 9
+                let data = try PropertyListSerialization.data(fromPropertyList: values, format: .xml, options: 0)
+                try data.write(to: file, options: atomically ? .atomic : [])
+                Thread.sleep(forTimeInterval: Self.window)
+                let seen = try #require(Seen(try reader.ask("check")))
+                #expect(seen.reads == "read=9 wrapper=9 hasKey=true snapshot=9")
+                #expect(seen.events.contains("callback 1->9") && seen.events.contains("update 9"))
+                try reader.send("quit")
+                #expect(reader.finish().status == 0)
+            }
+        }
+
+        @Test func aWriteNotSavedYetWinsOverTheFileUntilItIsSaved() throws {
+            try withTemporaryFolder { configHome in
+                let suite = uniqueSuiteName()
+                let environment = ["XDG_CONFIG_HOME": configHome.path]
+                let file = configHome.appendingPathComponent(suite + ".plist")
+                #expect(try ProbeProcess.run(["flush", suite], environment: environment).lines == ["flushed"])
+                let reader = try ProbeProcess(["watch", suite], environment: environment)
+                #expect(reader.waitForLine("ready"))
+
+                // Hold the suite's file lock, so the reader's write cannot be saved yet.
+                let lock = open(configHome.appendingPathComponent("." + suite + ".plist.lock").path, O_RDWR)
+                try #require(lock >= 0 && flock(lock, LOCK_EX) == 0)
+                #expect(try reader.ask("write 5") == "wrote")
+                var values = try #require(propertyList(at: file))
+                values["count"] = 7
+                try PropertyListSerialization.data(fromPropertyList: values, format: .binary, options: 0)
+                    .write(to: file, options: .atomic)
+                Thread.sleep(forTimeInterval: Self.window)
+                #expect(Seen(try reader.ask("check"))?.reads == "read=5 wrapper=5 hasKey=true snapshot=5")
+
+                // Once saved, the write is the file's value too.
+                flock(lock, LOCK_UN)
+                close(lock)
+                try reader.send("quit")
+                #expect(reader.finish().status == 0)
+                #expect(propertyList(at: file)?["count"] as? Int == 5)
+            }
+        }
+
+        @Test func fourProcessesModifyingOneKeyKeepEveryIncrement() throws {
+            try withProcessSuite { suite in
+                let writers = try (0..<4).map { _ in try ProbeProcess(["modify", suite, "250"]) }
+                #expect(writers.allSatisfy { $0.waitForLine("ready") })
+                for writer in writers { try writer.send("go") }
+                let ended = writers.map { $0.finish() }
+                #expect(ended.map(\.status) == [0, 0, 0, 0], "\(ended.map(\.standardError))")
+                #expect(try ProbeProcess.run(["dump", suite]).lines.first == "count=1000")
+            }
+        }
+    }
+
+#endif
