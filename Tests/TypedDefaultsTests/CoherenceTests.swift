@@ -154,6 +154,29 @@ struct CoherenceTests {
             }
         }
 
+        /// Foundation reads a suite's file at its first read; reads racing with that one saw an empty
+        /// suite (one run in six with four threads).
+        @Test func threadsReadingASavedSuiteAtOnceAllSeeItsValues() throws {
+            let suites = (0..<20).map { uniqueSuiteName() + ".\($0)" }
+            defer { suites.forEach(DefaultsStore.removeSuite(named:)) }
+            let environment = ProcessInfo.processInfo.environment
+            let configHome =
+                environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+                ?? (environment["HOME"] ?? "") + "/.config"
+            try FileManager.default.createDirectory(atPath: configHome, withIntermediateDirectories: true)
+            let saved = try PropertyListSerialization.data(fromPropertyList: ["count": 1], format: .binary, options: 0)
+            for suite in suites {
+                try saved.write(to: URL(fileURLWithPath: configHome).appendingPathComponent(suite + ".plist"))
+            }
+            let reads = Recorder<Int>()
+            for suite in suites {
+                let store = try #require(DefaultsStore(suiteName: suite))
+                let count = UserDefaultTypedKey<Int>("count", defaultValue: 0)
+                DispatchQueue.concurrentPerform(iterations: 4) { _ in reads.append(store[count]) }
+            }
+            #expect(reads.all == Array(repeating: 1, count: 80))
+        }
+
         @Test func fourProcessesModifyingOneKeyKeepEveryIncrement() throws {
             try withProcessSuite { suite in
                 let writers = try (0..<4).map { _ in try ProbeProcess(["modify", suite, "250"]) }
