@@ -6,8 +6,10 @@ extension DefaultsStore {
     /// The callback runs on the thread that made the change, once the new value is readable, with no
     /// lock of the library held: it may read and write the store, the observed key included.
     ///
-    /// Not seen: writes made through the plain `UserDefaults` API or by another process (Linux
-    /// posts no notification for either).
+    /// On Linux, values another process saved in the suite's file, and hand edits of it, are seen too,
+    /// on the library's file-watching thread. Not seen: writes made through the plain `UserDefaults`
+    /// API in this process (Linux posts no notification), and on Apple platforms changes made by
+    /// another process (reads return them; observers do not hear of them).
     ///
     /// - Returns: A token; the observation lasts until you cancel or release it.
     public func observe<Value>(
