@@ -66,6 +66,8 @@ Defaults[.theme] = .light
 Defaults.remove(.theme)  // back to the key's default
 check(Defaults[.theme] == .system, "remove restores the default")
 check(UserDefaults.standard.integer(forKey: "launchCount") == launchesNow, "native form for the plain API")
+let afterModify = try group.modify(.launchCount) { $0 += 1 }  // atomic read-modify-write, saved on Linux
+check(afterModify == 1 && group[.launchCount] == 1, "modify")
 
 struct Settings: Sendable {  // the wrapper, driven by the same keys
     @UserDefault(.launchCount) var launchCount: Int
