@@ -154,6 +154,28 @@ struct CoherenceTests {
             }
         }
 
+        @Test func aFileBrokenByHandLosesNoValueTheRunningProcessKnew() throws {
+            try withTemporaryFolder { configHome in
+                let suite = uniqueSuiteName()
+                let environment = ["XDG_CONFIG_HOME": configHome.path]
+                let file = configHome.appendingPathComponent(suite + ".plist")
+                #expect(try ProbeProcess.run(["write", suite], environment: environment).status == 0)
+                let reader = try ProbeProcess(["watch", suite], environment: environment)
+                #expect(reader.waitForLine("ready"))
+
+                try Data("half a file".utf8).write(to: file)
+                #expect(try reader.ask("write 5") == "wrote")
+                try reader.send("quit")
+                #expect(reader.finish().status == 0)
+
+                let dump = try ProbeProcess.run(["dump", suite], environment: environment).lines
+                #expect(dump == ["count=5"] + fixtureLines.dropFirst())
+                let kept = try FileManager.default.contentsOfDirectory(atPath: configHome.path)
+                    .filter { $0.hasPrefix(suite + ".plist.unreadable-") }
+                #expect(kept.count == 1)
+            }
+        }
+
         /// Foundation reads a suite's file at its first read; reads racing with that one saw an empty
         /// suite (one run in six with four threads).
         @Test func threadsReadingASavedSuiteAtOnceAllSeeItsValues() throws {

@@ -300,8 +300,11 @@ struct SavedChange {
                     if let parsed = Self.parse(bytes) {
                         state.contents = parsed
                     } else if movingAsideUnreadable {
+                        // The bytes are kept aside; the new file starts from what this process last saw.
                         state.notice = try keepUnreadableFile(file.path)
                         state.owner = nil
+                        state.contents = known?.contents ?? [:]
+                        return state
                     } else {
                         state.contents = known?.contents ?? [:]
                         return state
