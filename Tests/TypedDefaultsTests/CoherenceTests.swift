@@ -199,6 +199,19 @@ struct CoherenceTests {
             #expect(reads.all == Array(repeating: 1, count: 80))
         }
 
+        /// A process that opened the suite before another saved must not take the file's new value for
+        /// one it holds: its first `modify` reads what was saved.
+        @Test func aValueSavedAfterTheSuiteWasOpenedIsWhatTheFirstModifyReads() throws {
+            try withProcessSuite { suite in
+                let late = try ProbeProcess(["modify", suite, "1"])
+                #expect(late.waitForLine("ready"))
+                #expect(try ProbeProcess.run(["flush", suite]).lines == ["flushed"])
+                try late.send("go")
+                #expect(late.finish().status == 0)
+                #expect(try ProbeProcess.run(["dump", suite]).lines.first == "count=2")
+            }
+        }
+
         @Test func fourProcessesModifyingOneKeyKeepEveryIncrement() throws {
             try withProcessSuite { suite in
                 let writers = try (0..<4).map { _ in try ProbeProcess(["modify", suite, "250"]) }
@@ -206,7 +219,8 @@ struct CoherenceTests {
                 for writer in writers { try writer.send("go") }
                 let ended = writers.map { $0.finish() }
                 #expect(ended.map(\.status) == [0, 0, 0, 0], "\(ended.map(\.standardError))")
-                #expect(try ProbeProcess.run(["dump", suite]).lines.first == "count=1000")
+                let dump = try ProbeProcess.run(["dump", suite]).lines
+                #expect(dump.first == "count=1000", "\(dump)")
             }
         }
     }

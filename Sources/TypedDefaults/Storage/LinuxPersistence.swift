@@ -36,8 +36,7 @@ struct SavedChange {
         static func suiteFileIsUsable(_ suiteName: String) -> Bool { true }
         func store(_ object: Any?, forKey key: String) {}
         func flush() throws {}
-        func discardPending() {}
-        func removeFiles() {}
+        func removeDomain() {}
         func storedValues() -> [String: Any] { [:] }
         func watch() {}
         func onChangesSaved(elsewhere handler: @escaping @Sendable ([SavedChange]) -> Void) {}
@@ -86,10 +85,10 @@ struct SavedChange {
         /// Serializes saves and looks at the file within the process; the file lock serializes saves
         /// across processes. Also guards `known`.
         private let saving = NSLock()
-        /// What the file held when this process last read or wrote it, and that version's identity (nil
-        /// when it is unknown, or there was no file): a save or a look that finds the same identity does
+        /// What the file held when this process last read or wrote it, and that version, held open (nil
+        /// when it is unknown, or there was no file): a save or a look that finds the same version does
         /// not read and parse it again, and what differs from it was saved by someone else.
-        private var known: (identity: FileIdentity?, contents: [String: Any])?
+        private var known: (version: ExistingFile?, contents: [String: Any])?
         /// Who hears of values saved elsewhere: the storage's observers.
         private let changeHandler = Locked<(@Sendable ([SavedChange]) -> Void)?>(nil)
 
@@ -112,10 +111,6 @@ struct SavedChange {
         /// A persistence for `defaults`; `domain` is its suite name, or nil for a `UserDefaults` made by
         /// the caller, whose suite name is then read from Foundation's object.
         static func make(domain: String?, defaults: UserDefaults) -> Persistence? {
-            // Foundation reads a domain's file at the first read, and reads racing with that first one see
-            // an empty domain (measured: four threads reading a saved suite at once, one run in six gave
-            // three of them the default). Read once now, before any store can.
-            _ = defaults.object(forKey: "TypedDefaults.load")
             let suite = domain.map { .some($0) } ?? suiteName(of: defaults)
             let persistence: Persistence
             if let suite {
@@ -133,6 +128,14 @@ struct SavedChange {
                     DefaultsError.savedBySynchronize(
                         suite: "?", reason: "the suite name of a UserDefaults made by the caller cannot be read"))
             }
+            // What the file holds is read before Foundation reads it, so that anything saved after this
+            // look, which Foundation may or may not have read, is brought in later; a look after
+            // Foundation's read would take a value Foundation never saw for one it has.
+            persistence.lookOnce()
+            // Foundation reads a domain's file at the first read, and reads racing with that first one see
+            // an empty domain (measured: four threads reading a saved suite at once, one run in six gave
+            // three of them the default). Read once now, before any store can.
+            _ = defaults.object(forKey: "TypedDefaults.load")
             ExitSaver.shared.add(persistence)
             return persistence
         }
@@ -193,13 +196,22 @@ struct SavedChange {
             }
         }
 
-        /// Forgets unsaved writes, for a domain that is being removed.
-        func discardPending() {
+        /// Removes every value of the domain from memory, forgets its unsaved writes, and removes its file
+        /// and lock file (a symbolic link there is removed, not followed). Not through Foundation's
+        /// `removePersistentDomain(forName:)`: it calls `synchronize()`, and a `synchronize()` of any suite
+        /// rewrites every domain this process changed, the library's too, as XML, from a copy of memory
+        /// taken without the library's lock (measured), which can put older values back on disk.
+        func removeDomain() {
+            guard let listedDomain else {
+                defaults.removePersistentDomain(forName: domain)
+                return
+            }
+            writeOrder.lock()
             pending.withLock { $0.changes.removeAll() }
-        }
-
-        /// Removes the domain's file and its lock file (a symbolic link there is removed, not followed).
-        func removeFiles() {
+            for name in (defaults.persistentDomain(forName: listedDomain) ?? [:]).keys {
+                defaults.removeObject(forKey: name)
+            }
+            writeOrder.unlock()
             guard let file else { return }
             saving.lock()
             defer { saving.unlock() }
@@ -251,8 +263,8 @@ struct SavedChange {
                 }
                 let bytes = try Self.encode(state.contents, fail: fail)
                 known = nil
-                let identity = try file.replace(with: bytes, keeping: state.owner, fail: fail)
-                known = (identity, state.contents)
+                let version = try file.replace(with: bytes, keeping: state.owner, fail: fail)
+                known = (version, state.contents)
                 return (state.notice, elsewhere)
             } catch {
                 restorePending(changes)
@@ -290,7 +302,7 @@ struct SavedChange {
         private func look(at file: SuiteFile, movingAsideUnreadable: Bool) throws -> FileState {
             let existing = try ExistingFile(path: file.path, domain: domain)
             var state = FileState(contents: [:], changedElsewhere: [:], owner: existing?.owner)
-            if let known, let identity = known.identity, identity == existing?.identity {
+            if let known, let identity = known.version?.identity, identity == existing?.identity {
                 state.contents = known.contents
                 return state
             }
@@ -319,7 +331,7 @@ struct SavedChange {
                     state.changedElsewhere.updateValue(nil, forKey: name)
                 }
             }
-            known = (state.notice == nil ? existing?.identity : nil, state.contents)
+            known = (state.notice == nil ? existing : nil, state.contents)
             return state
         }
 
@@ -331,8 +343,11 @@ struct SavedChange {
             writeOrder.lock()
             defer { writeOrder.unlock() }
             let unsaved = pending.withLock { $0.changes }
+            let held = storedValues() ?? [:]
             var brought: [SavedChange] = []
             for (name, object) in changed where saving[name] == nil && unsaved[name] == nil {
+                // Already so here (Foundation read it, or this process wrote it): nothing to bring in.
+                if propertyListsEqual(held[name], object) { continue }
                 let oldObject = defaults.object(forKey: name)
                 if let object {
                     defaults.set(object, forKey: name)
@@ -354,18 +369,22 @@ struct SavedChange {
             changeHandler.withLock { $0 = handler }
         }
 
-        /// Starts watching the file for other processes' saves, once: what the file holds now is what
-        /// this process's Foundation read, so what differs later was saved elsewhere.
+        /// Starts watching the file for other processes' saves, once.
         func watch() {
             let isNew = pending.withLock { state in
                 defer { state.isWatched = true }
                 return !state.isWatched
             }
             guard let file, isNew else { return }
-            saving.lock()
-            if known == nil { _ = try? look(at: file, movingAsideUnreadable: false) }
-            saving.unlock()
             SuiteWatcher.shared.watch(self, file: file)
+        }
+
+        /// Takes what the file holds as the version this process knows.
+        private func lookOnce() {
+            guard let file else { return }
+            saving.lock()
+            defer { saving.unlock() }
+            _ = try? look(at: file, movingAsideUnreadable: false)
         }
 
         /// Called by the watcher when the file may have changed: brings in what someone else saved.
@@ -500,15 +519,13 @@ struct SavedChange {
         /// guarantees; surviving a power cut would cost a disk flush per save (measured: it doubles a
         /// save), and Foundation's own `synchronize()` does not flush either.
         func replace(with bytes: [UInt8], keeping owner: FileOwner?, fail: (String) -> DefaultsError) throws
-            -> FileIdentity?
+            -> ExistingFile?
         {
             let temporaryPath = directory + "/" + temporaryPrefix + Self.randomSuffix()
             let descriptor = open(
                 temporaryPath, O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, owner?.mode ?? 0o600)
             guard descriptor >= 0 else { throw fail("cannot create \(temporaryPath): \(errnoText())") }
-            var written: FileIdentity?
             do {
-                defer { close(descriptor) }
                 if let owner {
                     guard fchmod(descriptor, owner.mode) == 0 else {
                         throw fail("cannot keep the file's mode: \(errnoText())")
@@ -521,19 +538,19 @@ struct SavedChange {
                     }
                 }
                 try writeAll(bytes, to: descriptor, path: temporaryPath, fail: fail)
-                written = FileIdentity(descriptor: descriptor)
                 guard rename(temporaryPath, path) == 0 else { throw fail("cannot replace \(path): \(errnoText())") }
             } catch {
+                close(descriptor)
                 unlink(temporaryPath)
                 throw error
             }
-            // The rename changed the file's status time: take its identity again, by name, and trust it
-            // only if it is still the file just written.
+            // Kept open, so that no other file can take its inode number while this process recognizes
+            // the version by it; trusted only if the name still leads to it.
+            let written = ExistingFile(written: descriptor)
             var status = stat()
-            guard lstat(path, &status) == 0, let after = FileIdentity(status), after.sameFile(as: written) else {
-                return nil
-            }
-            return after
+            guard lstat(path, &status) == 0, let after = FileIdentity(status), after.sameFile(as: written.identity)
+            else { return nil }
+            return written
         }
 
         private func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String, fail: (String) -> DefaultsError)
@@ -574,12 +591,6 @@ struct SavedChange {
             changed = status.st_ctim
         }
 
-        init?(descriptor: Int32) {
-            var status = stat()
-            guard fstat(descriptor, &status) == 0 else { return nil }
-            self.init(status)
-        }
-
         func sameFile(as other: FileIdentity?) -> Bool {
             guard let other else { return false }
             return device == other.device && inode == other.inode && size == other.size
@@ -602,10 +613,23 @@ struct SavedChange {
     /// The suite's file as it is before a save, opened without following a link and without waiting:
     /// nil when there is none. Anything but a readable regular file makes the save fail, and is left as
     /// it is.
+    ///
+    /// Also a version of the file this process knows: held open, its inode number cannot be given to a new
+    /// file, so an identity that matches it is that very version (the status times alone would not
+    /// tell: they move in steps of a clock tick, several milliseconds, and saves come faster).
     final class ExistingFile {
         let descriptor: Int32
         let identity: FileIdentity?
         let owner: FileOwner
+
+        /// The file just written through `descriptor`, its identity taken after the rename.
+        init(written descriptor: Int32) {
+            self.descriptor = descriptor
+            var status = stat()
+            fstat(descriptor, &status)
+            identity = FileIdentity(status)
+            owner = FileOwner(mode: status.st_mode & 0o7777, user: status.st_uid, group: status.st_gid)
+        }
 
         init?(path: String, domain: String) throws {
             let fail = { (reason: String) in DefaultsError.fileRefused(suite: domain, path: path, reason: reason) }

@@ -173,9 +173,11 @@ public final class DefaultsStore: Sendable {
         guard let context = StorageContext.forSuite(suiteName),
             let defaults = context.storage as? UserDefaults
         else { return }
-        context.persistence?.discardPending()
-        defaults.removePersistentDomain(forName: suiteName)
-        context.persistence?.removeFiles()
+        if let persistence = context.persistence {
+            persistence.removeDomain()
+        } else {
+            defaults.removePersistentDomain(forName: suiteName)
+        }
     }
 }
 
