@@ -12,8 +12,12 @@ extension DefaultsStore {
     /// another process (reads return them; observers do not hear of them).
     ///
     /// - Returns: A token; the observation lasts until you cancel or release it.
+    ///
+    /// - Parameter initial: Also call `onChange` once at once, with the current value as both the old and
+    ///   the new value, so that one closure sets things up and keeps them up to date.
     public func observe<Value>(
         _ key: UserDefaultTypedKey<Value>,
+        initial: Bool = false,
         _ onChange: @escaping @Sendable (DefaultsChange<Value>) -> Void
     ) -> ObservationToken {
         let name = storedName(key)
@@ -23,7 +27,49 @@ extension DefaultsStore {
                     oldValue: Self.value(of: key, from: oldObject), newValue: Self.value(of: key, from: newObject)))
         }
         context.observers.add(observer)
-        return ObservationToken(observer: observer, context: context)
+        if initial {
+            let current = self[key]
+            onChange(DefaultsChange(oldValue: current, newValue: current))
+        }
+        return ObservationToken(observers: [observer], context: context)
+    }
+
+    /// Calls `onChange` each time any of `keys` changes, as ``observe(_:initial:_:)`` does for one key;
+    /// the keys may have different value types. A change of two keys calls it twice.
+    ///
+    /// ```swift
+    /// let token = Defaults.observe(.theme, .fontSize) { redraw() }
+    /// ```
+    /// - Parameter initial: Also call `onChange` once at once.
+    /// - Returns: A token; the observation of every key lasts until you cancel or release it.
+    public func observe<each Value>(
+        _ keys: repeat UserDefaultTypedKey<each Value>,
+        initial: Bool = false,
+        _ onChange: @escaping @Sendable () -> Void
+    ) -> ObservationToken {
+        var observers: [Observer] = []
+        for key in repeat each keys {
+            let observer = Observer(name: storedName(key), registry: context.observers) { _, _ in onChange() }
+            context.observers.add(observer)
+            observers.append(observer)
+        }
+        if initial { onChange() }
+        return ObservationToken(observers: observers, context: context)
+    }
+
+    /// Yields once at once, then once after each change of any of `keys`, as an asynchronous sequence;
+    /// the keys may have different value types. Read the values you need in the loop.
+    ///
+    /// ```swift
+    /// for await _ in Defaults.updates(.theme, .fontSize) { redraw() }
+    /// ```
+    public func updates<each Value>(_ keys: repeat UserDefaultTypedKey<each Value>) -> AsyncStream<Void> {
+        AsyncStream { continuation in
+            // The first element comes before any change's, as with one key.
+            continuation.yield()
+            let token = observe(repeat each keys) { continuation.yield() }
+            continuation.onTermination = { _ in token.cancel() }
+        }
     }
 
     /// The current value of `key`, then its value after each change, as an asynchronous sequence.

@@ -10,13 +10,13 @@ public struct DefaultsChange<Value: UserDefaultConvertible>: Sendable {
 
 /// Keeps an observation alive: `cancel()` ends it, and so does releasing the token.
 public final class ObservationToken: Sendable {
-    private let observer: Observer
+    private let observers: [Observer]
     /// Keeps the storage's shared state, and so its observers, alive while the observation lasts, even
     /// when no store over the storage is left.
     private let context: StorageContext
 
-    init(observer: Observer, context: StorageContext) {
-        self.observer = observer
+    init(observers: [Observer], context: StorageContext) {
+        self.observers = observers
         self.context = context
     }
 
@@ -24,9 +24,11 @@ public final class ObservationToken: Sendable {
     /// none is running on another thread, except when `cancel()` is called from inside a callback: it
     /// then does not wait for callbacks on other threads, as two callbacks that cancel each other's
     /// observation would otherwise wait for each other forever.
-    public func cancel() { observer.cancel() }
+    public func cancel() {
+        for observer in observers { observer.cancel() }
+    }
 
-    deinit { observer.cancel() }
+    deinit { cancel() }
 }
 
 /// One registered callback, with what `cancel()` needs to wait for callbacks in flight.

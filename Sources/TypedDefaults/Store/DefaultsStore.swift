@@ -118,7 +118,8 @@ public final class DefaultsStore: Sendable {
             change = (oldObject, context.storage.object(forKey: name))
             return value
         }
-        if let change {
+        if let change, Propagation.isOn {
+            context.reportChange(of: name)
             for observer in context.observers.observers(of: name) {
                 observer.deliver(oldObject: change.oldObject, newObject: change.newObject)
             }
@@ -138,14 +139,29 @@ public final class DefaultsStore: Sendable {
 
     /// The one path every change takes: storage and saving (Linux) together, then observers.
     func write(_ object: Any?, forStoredName name: String) {
+        guard Propagation.isOn else { return context.store(object, forName: name) }
         let observers = context.observers.observers(of: name)
         let oldObject = observers.isEmpty ? nil : context.storage.object(forKey: name)
         context.store(object, forName: name)
+        context.reportChange(of: name)
         guard !observers.isEmpty else { return }
         let newObject = context.storage.object(forKey: name)
         for observer in observers {
             observer.deliver(oldObject: oldObject, newObject: newObject)
         }
+    }
+
+    /// Runs `body`; the writes it makes through any store, on this thread and in tasks it waits for, do
+    /// not notify anyone: no callback, no `updates`, no Swift Observation. For breaking a feedback loop
+    /// between two settings that observe each other.
+    ///
+    /// ```swift
+    /// Defaults.observe(.celsius) { change in
+    ///     Defaults.withoutPropagation { Defaults[.fahrenheit] = change.newValue * 9 / 5 + 32 }
+    /// }
+    /// ```
+    public func withoutPropagation<Result>(_ body: () throws -> Result) rethrows -> Result {
+        try Propagation.$isOn.withValue(false, operation: body)
     }
 
     /// Saves pending writes to disk now, and throws when they cannot be saved.

@@ -35,9 +35,11 @@ public struct UserDefault<Value: UserDefaultConvertible>: Sendable {
     /// The current value, then each change: `store.updates(key)`.
     public var updates: AsyncStream<Value> { store.updates(key) }
 
-    /// Calls `onChange` on each change: `store.observe(key, onChange)`.
-    public func observe(_ onChange: @escaping @Sendable (DefaultsChange<Value>) -> Void) -> ObservationToken {
-        store.observe(key, onChange)
+    /// Calls `onChange` on each change (and once at once with `initial`): `store.observe(key, onChange)`.
+    public func observe(
+        initial: Bool = false, _ onChange: @escaping @Sendable (DefaultsChange<Value>) -> Void
+    ) -> ObservationToken {
+        store.observe(key, initial: initial, onChange)
     }
 
     /// Whether a value is stored: `store.hasKey(key)`.
