@@ -17,9 +17,7 @@ extension DefaultsStore {
     /// What the storage holds for `key`, or its registered default.
     @usableFromInline
     func object<Value>(for key: UserDefaultTypedKey<Value>) -> Any? {
-        let name = keyPrefix.isEmpty ? key.name : keyPrefix + key.name
-        context.bind(key, as: name).access()
-        return context.storage.object(forKey: name)
+        context.storage.object(forKey: storedName(key))
     }
 
     /// The name `key` is stored under in this store, with its default registered the first time the

@@ -119,7 +119,6 @@ public final class DefaultsStore: Sendable {
             return value
         }
         if let change, Propagation.isOn {
-            context.reportChange(of: name)
             for observer in context.observers.observers(of: name) {
                 observer.deliver(oldObject: change.oldObject, newObject: change.newObject)
             }
@@ -139,12 +138,10 @@ public final class DefaultsStore: Sendable {
 
     /// The one path every change takes: storage and saving (Linux) together, then observers.
     func write(_ object: Any?, forStoredName name: String) {
-        guard Propagation.isOn else { return context.store(object, forName: name) }
         let observers = context.observers.observers(of: name)
-        let oldObject = observers.isEmpty ? nil : context.storage.object(forKey: name)
+        guard !observers.isEmpty, Propagation.isOn else { return context.store(object, forName: name) }
+        let oldObject = context.storage.object(forKey: name)
         context.store(object, forName: name)
-        context.reportChange(of: name)
-        guard !observers.isEmpty else { return }
         let newObject = context.storage.object(forKey: name)
         for observer in observers {
             observer.deliver(oldObject: oldObject, newObject: newObject)
@@ -152,8 +149,8 @@ public final class DefaultsStore: Sendable {
     }
 
     /// Runs `body`; the writes it makes through any store, on this thread and in tasks it waits for, do
-    /// not notify anyone: no callback, no `updates`, no Swift Observation. For breaking a feedback loop
-    /// between two settings that observe each other.
+    /// not notify observers: no callback, no `updates`. For breaking a feedback loop between two
+    /// settings that observe each other.
     ///
     /// ```swift
     /// Defaults.observe(.celsius) { change in

@@ -34,15 +34,7 @@ final class StorageContext: @unchecked Sendable {
     /// The names bound in this storage by a read or write through a key, so that a key's default is
     /// registered and checked once per name and type, not on every access; each with the key object that
     /// bound it.
-    private let bindings = Locked<[Binding: BoundName]>([:])
-    /// A bound name: the key object that bound it first, and the name as Swift's Observation sees it.
-    private struct BoundName {
-        let firstKeyObject: ObjectIdentifier
-        let tracked: TrackedName
-    }
-    /// Each name bound in this storage, as Swift's Observation sees it (shared by the value types a name
-    /// is used with).
-    private let trackedNames = Locked<[String: TrackedName]>([:])
+    private let bindings = Locked<[Binding: ObjectIdentifier]>([:])
     /// The first key used with each stored name. `UserDefaults` keeps registered defaults in one domain
     /// for the whole process, shared by every suite, so all `UserDefaults` storages share one record:
     /// two suites that give one name different defaults would show each other's default.
@@ -122,35 +114,20 @@ final class StorageContext: @unchecked Sendable {
     /// may give the name another default) is checked against the first in debug builds, on every access,
     /// so that a developer sees the conflict; release builds keep the one lookup and leave that check to
     /// ``DefaultsStore/register(_:)`` and ``UserDefaultTypedKeys/conflicts(among:)``.
-    @discardableResult
-    func bind<Value>(_ key: UserDefaultTypedKey<Value>, as storedName: String) -> TrackedName {
+    func bind<Value>(_ key: UserDefaultTypedKey<Value>, as storedName: String) {
         let binding = Binding(storedName: storedName, valueType: ObjectIdentifier(Value.self))
         let keyObject = ObjectIdentifier(key)
-        guard let bound = bindings.withLock({ $0[binding] }) else {
+        let firstKeyObject = bindings.withLock { $0[binding] }
+        if firstKeyObject == nil {
             persistence?.watch()
             recordUses(CollectionOfOne((storedName, key)))
-            let tracked = trackedNames.withLock { names in
-                if let tracked = names[storedName] { return tracked }
-                let tracked = TrackedName()
-                names[storedName] = tracked
-                return tracked
-            }
-            return bindings.withLock { bindings in
-                if let bound = bindings[binding] { return bound.tracked }
-                bindings[binding] = BoundName(firstKeyObject: keyObject, tracked: tracked)
-                return tracked
-            }
+            persistence?.loadOnce()
+            bindings.withLock { $0[binding] = $0[binding] ?? keyObject }
+            return
         }
         #if DEBUG
-            if bound.firstKeyObject != keyObject { recordUses(CollectionOfOne((storedName, key))) }
+            if firstKeyObject != keyObject { recordUses(CollectionOfOne((storedName, key))) }
         #endif
-        return bound.tracked
-    }
-
-    /// Tells Swift's Observation that `name` changed, unless nothing in this storage ever bound it (then
-    /// nothing can have tracked a read of it).
-    func reportChange(of name: String) {
-        trackedNames.withLock { $0[name] }?.change()
     }
 
     /// Records each key as a user of its stored name, and registers the defaults of the names new to this
@@ -206,7 +183,6 @@ final class StorageContext: @unchecked Sendable {
     /// Tells observers of values another process saved in the suite's file (Linux).
     private func deliverChangesSavedElsewhere(_ changes: [SavedChange]) {
         for change in changes {
-            reportChange(of: change.name)
             for observer in observers.observers(of: change.name) {
                 observer.deliver(oldObject: change.oldObject, newObject: change.newObject)
             }
