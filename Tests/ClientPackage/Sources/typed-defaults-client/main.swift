@@ -188,6 +188,15 @@ token.cancel()  // also ends when the token is released
 Defaults[.launchCount] = 11
 check(log.all == ["3→10"], "one callback per change, none after cancel")
 
+let several = group.observe(.theme, .launchCount, initial: true) { log.add("any") }  // keys of two types
+group[.launchCount] = 5
+group.withoutPropagation { group[.theme] = .dark }  // notifies nobody
+several.cancel()
+check(log.all == ["3→10", "any", "any"], "several keys, initial, withoutPropagation")
+let first = group.observe(.theme, initial: true) { log.add("initial \($0.newValue)") }
+first.cancel()
+check(log.all.last == "initial dark", "observe(initial:)")
+
 var seen: [Theme] = []
 let changer = Task.detached {
     group[.theme] = .light
