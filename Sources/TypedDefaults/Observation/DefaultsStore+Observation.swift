@@ -13,8 +13,11 @@ extension DefaultsStore {
     ///
     /// - Returns: A token; the observation lasts until you cancel or release it.
     ///
-    /// - Parameter initial: Also call `onChange` once at once, with the current value as both the old and
-    ///   the new value, so that one closure sets things up and keeps them up to date.
+    /// - Parameters:
+    ///   - key: The key to observe.
+    ///   - initial: Also call `onChange` once at once, with the current value as both the old and the new
+    ///     value, so that one closure sets things up and keeps them up to date.
+    ///   - onChange: Called with the old and new value of each change.
     public func observe<Value>(
         _ key: UserDefaultTypedKey<Value>,
         initial: Bool = false,
@@ -40,7 +43,10 @@ extension DefaultsStore {
     /// ```swift
     /// let token = Defaults.observe(.theme, .fontSize) { redraw() }
     /// ```
-    /// - Parameter initial: Also call `onChange` once at once.
+    /// - Parameters:
+    ///   - keys: The keys to observe.
+    ///   - initial: Also call `onChange` once at once.
+    ///   - onChange: Called after each change of any of the keys.
     /// - Returns: A token; the observation of every key lasts until you cancel or release it.
     public func observe<each Value>(
         _ keys: repeat UserDefaultTypedKey<each Value>,
