@@ -82,6 +82,32 @@ struct CoherenceTests {
         }
     }
 
+    /// A suite in a configuration folder of the test's own, first written by the probe command `first`,
+    /// and a probe watching it.
+    private struct WatchedSuite {
+        let suite: String
+        let configHome: URL
+        let file: URL
+        let environment: [String: String]
+        let reader: ProbeProcess
+
+        static func with(firstWriting first: String, _ body: (WatchedSuite) throws -> Void) throws {
+            try withTemporaryFolder { configHome in
+                let suite = uniqueSuiteName()
+                let environment = ["XDG_CONFIG_HOME": configHome.path]
+                let written = try ProbeProcess.run([first, suite], environment: environment)
+                #expect(written.status == 0, "\(written.standardError)")
+                #expect(written.lines == (first == "flush" ? ["flushed"] : []))
+                let reader = try ProbeProcess(["watch", suite], environment: environment)
+                #expect(reader.waitForLine("ready"))
+                try body(
+                    WatchedSuite(
+                        suite: suite, configHome: configHome, file: configHome.appendingPathComponent(suite + ".plist"),
+                        environment: environment, reader: reader))
+            }
+        }
+    }
+
     @Suite("A running process sees what other processes save (Linux)")
     struct CrossProcessCoherenceTests {
         /// The window the library promises between another process's save and every read path here.
@@ -103,13 +129,8 @@ struct CoherenceTests {
 
         @Test(arguments: [true, false])
         func aHandEditOfTheFileIsSeen(atomically: Bool) throws {
-            try withTemporaryFolder { configHome in
-                let suite = uniqueSuiteName()
-                let environment = ["XDG_CONFIG_HOME": configHome.path]
-                let file = configHome.appendingPathComponent(suite + ".plist")
-                #expect(try ProbeProcess.run(["flush", suite], environment: environment).lines == ["flushed"])
-                let reader = try ProbeProcess(["watch", suite], environment: environment)
-                #expect(reader.waitForLine("ready"))
+            try WatchedSuite.with(firstWriting: "flush") { watched in
+                let (file, reader) = (watched.file, watched.reader)
 
                 // An editor: the whole file written again, by a rename or in place.
                 var values = try #require(propertyList(at: file))
@@ -126,16 +147,12 @@ struct CoherenceTests {
         }
 
         @Test func aWriteNotSavedYetWinsOverTheFileUntilItIsSaved() throws {
-            try withTemporaryFolder { configHome in
-                let suite = uniqueSuiteName()
-                let environment = ["XDG_CONFIG_HOME": configHome.path]
-                let file = configHome.appendingPathComponent(suite + ".plist")
-                #expect(try ProbeProcess.run(["flush", suite], environment: environment).lines == ["flushed"])
-                let reader = try ProbeProcess(["watch", suite], environment: environment)
-                #expect(reader.waitForLine("ready"))
+            try WatchedSuite.with(firstWriting: "flush") { watched in
+                let (file, reader) = (watched.file, watched.reader)
 
                 // Hold the suite's file lock, so the reader's write cannot be saved yet.
-                let lock = open(configHome.appendingPathComponent("." + suite + ".plist.lock").path, O_RDWR)
+                let lockPath = watched.configHome.appendingPathComponent("." + watched.suite + ".plist.lock").path
+                let lock = open(lockPath, O_RDWR)
                 try #require(lock >= 0 && flock(lock, LOCK_EX) == 0)
                 #expect(try reader.ask("write 5") == "wrote")
                 var values = try #require(propertyList(at: file))
@@ -155,22 +172,17 @@ struct CoherenceTests {
         }
 
         @Test func aFileBrokenByHandLosesNoValueTheRunningProcessKnew() throws {
-            try withTemporaryFolder { configHome in
-                let suite = uniqueSuiteName()
-                let environment = ["XDG_CONFIG_HOME": configHome.path]
-                let file = configHome.appendingPathComponent(suite + ".plist")
-                #expect(try ProbeProcess.run(["write", suite], environment: environment).status == 0)
-                let reader = try ProbeProcess(["watch", suite], environment: environment)
-                #expect(reader.waitForLine("ready"))
+            try WatchedSuite.with(firstWriting: "write") { watched in
+                let (suite, reader) = (watched.suite, watched.reader)
 
-                try Data("half a file".utf8).write(to: file)
+                try Data("half a file".utf8).write(to: watched.file)
                 #expect(try reader.ask("write 5") == "wrote")
                 try reader.send("quit")
                 #expect(reader.finish().status == 0)
 
-                let dump = try ProbeProcess.run(["dump", suite], environment: environment).lines
+                let dump = try ProbeProcess.run(["dump", suite], environment: watched.environment).lines
                 #expect(dump == ["count=5"] + fixtureLines.dropFirst())
-                let kept = try FileManager.default.contentsOfDirectory(atPath: configHome.path)
+                let kept = try FileManager.default.contentsOfDirectory(atPath: watched.configHome.path)
                     .filter { $0.hasPrefix(suite + ".plist.unreadable-") }
                 #expect(kept.count == 1)
             }

@@ -109,6 +109,13 @@ final class ObserverRegistry: Sendable {
         }
     }
 
+    /// Tells each of `observers` of a change from `oldObject` to `newObject`.
+    static func deliver(to observers: [Observer], oldObject: Any?, newObject: Any?) {
+        for observer in observers {
+            observer.deliver(oldObject: oldObject, newObject: newObject)
+        }
+    }
+
     /// The observers of `name`, or an empty array: the cost of a write that nobody observes.
     func observers(of name: String) -> [Observer] {
         // Most writes happen with nobody observing anything: skip hashing the name then.

@@ -37,7 +37,7 @@ struct SavedChange {
         func store(_ object: Any?, forKey key: String) {}
         func flush() throws {}
         func removeDomain() {}
-        func storedValues() -> [String: Any] { [:] }
+        func storedValues() -> [String: Any]? { nil }
         func watch() {}
         func loadOnce() {}
         func onChangesSaved(elsewhere handler: @escaping @Sendable ([SavedChange]) -> Void) {}
@@ -199,13 +199,13 @@ struct SavedChange {
         /// rewrites every domain this process changed, the library's too, as XML, from a copy of memory
         /// taken without the library's lock (measured), which can put older values back on disk.
         func removeDomain() {
-            guard let listedDomain else {
+            guard listedDomain != nil else {
                 defaults.removePersistentDomain(forName: domain)
                 return
             }
             writeOrder.lock()
             pending.withLock { $0.changes.removeAll() }
-            for name in (defaults.persistentDomain(forName: listedDomain) ?? [:]).keys {
+            for name in (storedValues() ?? [:]).keys {
                 defaults.removeObject(forKey: name)
             }
             writeOrder.unlock()
@@ -242,7 +242,7 @@ struct SavedChange {
                 return (nil, [])
             }
             guard pending.withLock({ !$0.changes.isEmpty }) else { return (nil, []) }
-            return try withFileLock(at: file.lockPath, fail: fail) { try savePendingLocked(to: file) }
+            return try file.withLock(fail: fail) { try savePendingLocked(to: file) }
         }
 
         /// Saves every pending write into `file`, whose lock this process holds, and brings in what others
@@ -308,13 +308,13 @@ struct SavedChange {
                 if !bytes.isEmpty {
                     if let parsed = Self.parse(bytes) {
                         state.contents = parsed
-                    } else if movingAsideUnreadable {
-                        // The bytes are kept aside; the new file starts from what this process last saw.
-                        state.notice = try keepUnreadableFile(file.path)
-                        state.owner = nil
-                        state.contents = known?.contents ?? [:]
-                        return state
                     } else {
+                        // A save keeps the bytes aside; either way this process goes on from what it
+                        // last saw.
+                        if movingAsideUnreadable {
+                            state.notice = try keepUnreadableFile(file.path)
+                            state.owner = nil
+                        }
                         state.contents = known?.contents ?? [:]
                         return state
                     }
@@ -419,14 +419,13 @@ struct SavedChange {
         /// what it wrote before the lock is released.
         func exclusively<Result>(_ body: () throws -> Result) throws -> Result {
             guard let file else { return try body() }
-            watch()
             saving.lock()
             var elsewhere: [SavedChange] = []
             var notice: DefaultsError?
             let result: Result
             do {
                 defer { saving.unlock() }
-                result = try withFileLock(at: file.lockPath, fail: fail) {
+                result = try file.withLock(fail: fail) {
                     let state = try look(at: file, movingAsideUnreadable: true)
                     notice = state.notice
                     elsewhere = bringIn(state.changedElsewhere)
@@ -509,6 +508,13 @@ struct SavedChange {
             path = directory + "/" + fileName
             lockPath = directory + "/." + domain + ".plist.lock"
             temporaryPrefix = "." + domain + ".plist.tmp-"
+        }
+
+        /// Runs `body` holding the suite's file lock (see `withFileLock`), creating the folder first, as
+        /// Foundation does at its first save.
+        func withLock<Result>(fail: (String) -> DefaultsError, _ body: () throws -> Result) throws -> Result {
+            try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            return try withFileLock(at: lockPath, fail: fail, body)
         }
 
         /// Removes temporary files left by a save that was killed, once per process. Called under the
@@ -621,6 +627,12 @@ struct SavedChange {
         let mode: mode_t
         let user: uid_t
         let group: gid_t
+
+        init(_ status: stat) {
+            mode = status.st_mode & 0o7777
+            user = status.st_uid
+            group = status.st_gid
+        }
     }
 
     /// The suite's file as it is before a save, opened without following a link and without waiting:
@@ -641,7 +653,7 @@ struct SavedChange {
             var status = stat()
             fstat(descriptor, &status)
             identity = FileIdentity(status)
-            owner = FileOwner(mode: status.st_mode & 0o7777, user: status.st_uid, group: status.st_gid)
+            owner = FileOwner(status)
         }
 
         init?(path: String, domain: String) throws {
@@ -666,7 +678,7 @@ struct SavedChange {
             }
             self.descriptor = descriptor
             identity = FileIdentity(status)
-            owner = FileOwner(mode: status.st_mode & 0o7777, user: status.st_uid, group: status.st_gid)
+            owner = FileOwner(status)
         }
 
         deinit { close(descriptor) }

@@ -119,9 +119,8 @@ public final class DefaultsStore: Sendable {
             return value
         }
         if let change, Propagation.isOn {
-            for observer in context.observers.observers(of: name) {
-                observer.deliver(oldObject: change.oldObject, newObject: change.newObject)
-            }
+            ObserverRegistry.deliver(
+                to: context.observers.observers(of: name), oldObject: change.oldObject, newObject: change.newObject)
         }
         return value
     }
@@ -142,10 +141,8 @@ public final class DefaultsStore: Sendable {
         guard !observers.isEmpty, Propagation.isOn else { return context.store(object, forName: name) }
         let oldObject = context.storage.object(forKey: name)
         context.store(object, forName: name)
-        let newObject = context.storage.object(forKey: name)
-        for observer in observers {
-            observer.deliver(oldObject: oldObject, newObject: newObject)
-        }
+        ObserverRegistry.deliver(
+            to: observers, oldObject: oldObject, newObject: context.storage.object(forKey: name))
     }
 
     /// Runs `body`; the writes it makes through any store, on this thread and in tasks it waits for, do

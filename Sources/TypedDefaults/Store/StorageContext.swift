@@ -183,9 +183,8 @@ final class StorageContext: @unchecked Sendable {
     /// Tells observers of values another process saved in the suite's file (Linux).
     private func deliverChangesSavedElsewhere(_ changes: [SavedChange]) {
         for change in changes {
-            for observer in observers.observers(of: change.name) {
-                observer.deliver(oldObject: change.oldObject, newObject: change.newObject)
-            }
+            ObserverRegistry.deliver(
+                to: observers.observers(of: change.name), oldObject: change.oldObject, newObject: change.newObject)
         }
     }
 
