@@ -68,9 +68,10 @@ func withStore<Result>(
     }
 }
 
-/// `withStore` for async tests.
+/// `withStore` for async tests; `body` runs on the caller's actor.
 func withStore<Result>(
     _ backend: Backend = .userDefaultsSuite, label: String = #function,
+    isolation: isolated (any Actor)? = #isolation,
     _ body: (DefaultsStore) async throws -> Result
 ) async rethrows -> Result {
     switch backend {

@@ -23,18 +23,57 @@ extension DefaultsStore {
         initial: Bool = false,
         _ onChange: @escaping @Sendable (DefaultsChange<Value>) -> Void
     ) -> ObservationToken {
-        let name = storedName(key)
-        let observer = Observer(name: name, registry: context.observers) { oldObject, newObject in
-            onChange(
-                DefaultsChange(
-                    oldValue: Self.value(of: key, from: oldObject), newValue: Self.value(of: key, from: newObject)))
-        }
-        context.observers.add(observer)
+        let observer = addObserver(of: key, onChange)
         if initial {
             let current = self[key]
             onChange(DefaultsChange(oldValue: current, newValue: current))
         }
         return ObservationToken(observers: [observer], context: context)
+    }
+
+    /// Calls `onChange` on `isolation`, the caller's actor, each time `key`'s value changes, in the order
+    /// of the changes: for a `@MainActor` view model or an actor that keeps its own state up to date.
+    /// The closure need not be `@Sendable`: it runs only on that actor.
+    ///
+    /// ```swift
+    /// @MainActor final class ThemeModel {
+    ///     private(set) var theme = Defaults[.theme]
+    ///     private var token: ObservationToken?
+    ///
+    ///     init() {
+    ///         token = Defaults.observe(.theme, isolation: MainActor.shared) { [weak self] change in
+    ///             self?.theme = change.newValue
+    ///         }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// A change reaches `onChange` when the actor gets to run it, a moment after it is readable; with
+    /// `initial`, the first call is made before `observe` returns. Cancel the token (or release it) on
+    /// the actor, and no call starts after that; cancelled elsewhere, a call already queued may still run.
+    ///
+    /// - Parameters:
+    ///   - key: The key to observe.
+    ///   - initial: Also call `onChange` once at once, with the current value as both the old and the new
+    ///     value.
+    ///   - isolation: The actor `onChange` runs on: `MainActor.shared`, or `self` in an actor.
+    ///   - onChange: Called on `isolation` with the old and new value of each change.
+    /// - Returns: A token; the observation lasts until you cancel or release it.
+    public func observe<Value>(
+        _ key: UserDefaultTypedKey<Value>,
+        initial: Bool = false,
+        isolation: isolated any Actor,
+        _ onChange: @escaping (DefaultsChange<Value>) -> Void
+    ) -> ObservationToken {
+        let (changes, continuation) = AsyncStream.makeStream(of: DefaultsChange<Value>.self)
+        let observer = addObserver(of: key) { continuation.yield($0) }
+        if initial {
+            let current = self[key]
+            onChange(DefaultsChange(oldValue: current, newValue: current))
+        }
+        return ObservationToken(
+            observers: [observer], context: context,
+            endDelivery: Self.deliver(changes, on: isolation, to: onChange, ending: continuation))
     }
 
     /// Calls `onChange` each time any of `keys` changes, as ``observe(_:initial:_:)`` does for one key;
@@ -55,12 +94,75 @@ extension DefaultsStore {
     ) -> ObservationToken {
         var observers: [Observer] = []
         for key in repeat each keys {
-            let observer = Observer(name: storedName(key), registry: context.observers) { _, _ in onChange() }
-            context.observers.add(observer)
-            observers.append(observer)
+            observers.append(addObserver(of: key) { _ in onChange() })
         }
         if initial { onChange() }
         return ObservationToken(observers: observers, context: context)
+    }
+
+    /// Calls `onChange` on `isolation`, the caller's actor, each time any of `keys` changes, in the order
+    /// of the changes, as ``observe(_:initial:isolation:_:)`` does for one key.
+    ///
+    /// ```swift
+    /// token = Defaults.observe(.theme, .fontSize, isolation: MainActor.shared) { [weak self] in
+    ///     self?.redraw()
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - keys: The keys to observe.
+    ///   - initial: Also call `onChange` once at once.
+    ///   - isolation: The actor `onChange` runs on: `MainActor.shared`, or `self` in an actor.
+    ///   - onChange: Called on `isolation` after each change of any of the keys.
+    /// - Returns: A token; the observation of every key lasts until you cancel or release it.
+    public func observe<each Value>(
+        _ keys: repeat UserDefaultTypedKey<each Value>,
+        initial: Bool = false,
+        isolation: isolated any Actor,
+        _ onChange: @escaping () -> Void
+    ) -> ObservationToken {
+        let (changes, continuation) = AsyncStream.makeStream(of: Void.self)
+        var observers: [Observer] = []
+        for key in repeat each keys {
+            observers.append(addObserver(of: key) { _ in continuation.yield() })
+        }
+        if initial { onChange() }
+        return ObservationToken(
+            observers: observers, context: context,
+            endDelivery: Self.deliver(changes, on: isolation, to: onChange, ending: continuation))
+    }
+
+    /// Registers a callback for the changes of `key`.
+    private func addObserver<Value>(
+        of key: UserDefaultTypedKey<Value>, _ onChange: @escaping @Sendable (DefaultsChange<Value>) -> Void
+    ) -> Observer {
+        let observer = Observer(name: storedName(key), registry: context.observers) { oldObject, newObject in
+            onChange(
+                DefaultsChange(
+                    oldValue: Self.value(of: key, from: oldObject), newValue: Self.value(of: key, from: newObject)))
+        }
+        context.observers.add(observer)
+        return observer
+    }
+
+    /// Calls `onChange` with each element of `changes`, in order, on `isolation`, until the returned
+    /// closure is called. One task per observation: a task per change would not keep their order.
+    private static func deliver<Change: Sendable>(
+        _ changes: AsyncStream<Change>,
+        on isolation: isolated any Actor,
+        to onChange: @escaping (Change) -> Void,
+        ending continuation: AsyncStream<Change>.Continuation
+    ) -> @Sendable () -> Void {
+        let delivery = Task {
+            // Naming the isolated parameter makes the task run on that actor, where `onChange` may run.
+            _ = isolation
+            for await change in changes where !Task.isCancelled {
+                onChange(change)
+            }
+        }
+        return {
+            delivery.cancel()
+            continuation.finish()
+        }
     }
 
     /// Yields once at once, then once after each change of any of `keys`, as an asynchronous sequence;

@@ -14,10 +14,13 @@ public final class ObservationToken: Sendable {
     /// Keeps the storage's shared state, and so its observers, alive while the observation lasts, even
     /// when no store over the storage is left.
     private let context: StorageContext
+    /// Ends what delivers changes on an actor, for an observation that has it.
+    private let endDelivery: (@Sendable () -> Void)?
 
-    init(observers: [Observer], context: StorageContext) {
+    init(observers: [Observer], context: StorageContext, endDelivery: (@Sendable () -> Void)? = nil) {
         self.observers = observers
         self.context = context
+        self.endDelivery = endDelivery
     }
 
     /// Ends the observation. When `cancel()` returns, no callback of this observation will start, and
@@ -26,6 +29,7 @@ public final class ObservationToken: Sendable {
     /// observation would otherwise wait for each other forever.
     public func cancel() {
         for observer in observers { observer.cancel() }
+        endDelivery?()
     }
 
     deinit { cancel() }

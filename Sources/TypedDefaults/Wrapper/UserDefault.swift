@@ -42,6 +42,19 @@ public struct UserDefault<Value: UserDefaultConvertible>: Sendable {
         store.observe(key, initial: initial, onChange)
     }
 
+    /// Calls `onChange` on `isolation`, the caller's actor, on each change:
+    /// `store.observe(key, isolation: isolation, onChange)`.
+    ///
+    /// - Parameters:
+    ///   - initial: Also call `onChange` once at once.
+    ///   - isolation: The actor `onChange` runs on: `MainActor.shared`, or `self` in an actor.
+    ///   - onChange: Called on `isolation` with the old and new value of each change.
+    public func observe(
+        initial: Bool = false, isolation: isolated any Actor, _ onChange: @escaping (DefaultsChange<Value>) -> Void
+    ) -> ObservationToken {
+        store.observe(key, initial: initial, isolation: isolation, onChange)
+    }
+
     /// Whether a value is stored: `store.hasKey(key)`.
     public var isStored: Bool { store.hasKey(key) }
 

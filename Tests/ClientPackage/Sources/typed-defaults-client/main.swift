@@ -215,6 +215,46 @@ for await theme in settings.$theme.updates {  // the wrapper's projected value g
 }
 check(projected == [.system], "$property.updates")
 
+// A main-actor view model keeps its own state: its closure is not @Sendable and sets `theme` directly.
+@MainActor
+final class ThemeModel {
+    private(set) var theme: Theme
+    private var token: ObservationToken?
+    private var waiter: CheckedContinuation<Void, Never>?
+
+    init(store: DefaultsStore) {
+        theme = store[.theme]
+        token = store.observe(.theme, isolation: MainActor.shared) { [weak self] change in
+            self?.theme = change.newValue
+            self?.waiter?.resume()
+            self?.waiter = nil
+        }
+    }
+
+    /// Returns after the next change the model hears of.
+    func nextChange(after write: @escaping @Sendable () -> Void) async {
+        await withCheckedContinuation { continuation in
+            waiter = continuation
+            Task.detached { write() }  // a write from another thread
+        }
+    }
+}
+let model = ThemeModel(store: group)
+await model.nextChange { group[.theme] = .dark }
+check(model.theme == .dark, "a main-actor model observes with isolation: MainActor.shared")
+
+/// An actor observes with itself as the isolation.
+actor ChangeCount {
+    private(set) var count = 0
+    private var token: ObservationToken?
+    func start(_ store: DefaultsStore) {
+        token = store.observe(.theme, .launchCount, initial: true, isolation: self) { self.count += 1 }
+    }
+}
+let changeCount = ChangeCount()
+await changeCount.start(group)
+check(await changeCount.count == 1, "an actor observes several keys, initial called at once")
+
 // Leave the standard domain as it was found.
 for key in [UserDefaultTypedKeys.launchCount] { Defaults.remove(key) }
 Defaults.remove(.recent)
