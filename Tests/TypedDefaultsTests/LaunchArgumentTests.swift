@@ -20,4 +20,13 @@ struct LaunchArgumentTests {
                 "stored=[]",
             ])
     }
+
+    @Test(arguments: [
+        ("YES", true), ("y", true), ("T", true), ("true", true), ("NO", false), ("n", false), ("F", false),
+        ("0", false),
+    ])
+    func aBoolLaunchArgumentReadsInEveryFormSwiftyUserDefaultsAccepted(_ text: String, _ expected: Bool) throws {
+        let result = try ProbeProcess.run(["args", uniqueSuiteName(), "-verbose", text])
+        #expect(result.lines.contains("verbose=\(expected)"))
+    }
 }

@@ -50,10 +50,10 @@ struct NumberConversionTests {
             #expect(read(1, as: Bool.self, default: false, in: store) == true)
             #expect(read(0, as: Bool.self, default: true, in: store) == false)
             #expect(read(2, as: Bool.self, default: false, in: store) == false)
-            for text in ["YES", "yes", "true", "TRUE", "1"] {
+            for text in ["YES", "yes", "Y", "y", "true", "TRUE", "T", "t", "1"] {
                 #expect(read(text, as: Bool.self, default: false, in: store) == true)
             }
-            for text in ["NO", "no", "false", "False", "0"] {
+            for text in ["NO", "no", "N", "n", "false", "False", "F", "f", "0"] {
                 #expect(read(text, as: Bool.self, default: true, in: store) == false)
             }
             #expect(read("perhaps", as: Bool.self, default: true, in: store) == true)

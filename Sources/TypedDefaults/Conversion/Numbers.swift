@@ -4,7 +4,8 @@ import Foundation
 // not fit the key's type reads as nil (the default), and nothing traps.
 
 extension Bool: UserDefaultConvertible {
-    /// Reads a Boolean, the numbers 0 and 1, or the text `YES`/`NO`/`true`/`false`/`1`/`0`.
+    /// Reads a Boolean, the numbers 0 and 1, or the text `YES`/`NO`, `Y`/`N`, `true`/`false`, `T`/`F`
+    /// or `1`/`0` in any case (the forms a launch argument such as `-verbose YES` comes in).
     public init?(userDefaultsObject object: Any) {
         if let value = exactValue(object, as: Bool.self) {
             self = value
@@ -12,8 +13,8 @@ extension Bool: UserDefaultConvertible {
             self = value
         } else if let text = object as? String {
             switch text.trimmingCharacters(in: .whitespaces).lowercased() {
-            case "yes", "true", "1": self = true
-            case "no", "false", "0": self = false
+            case "yes", "y", "true", "t", "1": self = true
+            case "no", "n", "false", "f", "0": self = false
             default: return nil
             }
         } else if let number = exactDouble(object) {

@@ -72,3 +72,17 @@ extension UserDefaultTypedKey: CustomStringConvertible {
         "UserDefaultTypedKey<\(Value.self)>(\"\(name)\", defaultValue: \(defaultValue))"
     }
 }
+
+extension UserDefaultTypedKey: Hashable {
+    /// Two keys are equal when they have the same name (and, as their type says, the same value type);
+    /// their defaults are not compared.
+    public static func == (lhs: UserDefaultTypedKey, rhs: UserDefaultTypedKey) -> Bool {
+        lhs.name == rhs.name
+    }
+
+    /// Hashes the name and the value type, so keys go into sets and dictionaries.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(ObjectIdentifier(Value.self))
+    }
+}

@@ -135,6 +135,19 @@ public final class DefaultsStore: Sendable {
         write(nil, forStoredName: storedName(key))
     }
 
+    /// Removes the stored values of several keys, of any value types: `store.remove(.theme, .launchCount)`.
+    public func remove<each Value>(_ keys: repeat UserDefaultTypedKey<each Value>) {
+        for key in repeat each keys {
+            remove(key)
+        }
+    }
+
+    /// Whether a read of `key` gives its default: nothing readable is stored, or the stored value equals
+    /// the default.
+    public func isDefaultValue<Value: Equatable>(_ key: UserDefaultTypedKey<Value>) -> Bool {
+        self[key] == key.defaultValue
+    }
+
     /// The one path every change takes: storage and saving (Linux) together, then observers.
     func write(_ object: Any?, forStoredName name: String) {
         let observers = context.observers.observers(of: name)
