@@ -65,15 +65,13 @@ extension DefaultsStore {
         isolation: isolated any Actor,
         _ onChange: @escaping (DefaultsChange<Value>) -> Void
     ) -> ObservationToken {
-        let (changes, continuation) = AsyncStream.makeStream(of: DefaultsChange<Value>.self)
-        let observer = addObserver(of: key) { continuation.yield($0) }
+        let delivery = Self.delivery(on: isolation, to: onChange)
+        let observer = addObserver(of: key, delivery.send)
         if initial {
             let current = self[key]
             onChange(DefaultsChange(oldValue: current, newValue: current))
         }
-        return ObservationToken(
-            observers: [observer], context: context,
-            endDelivery: Self.deliver(changes, on: isolation, to: onChange, ending: continuation))
+        return ObservationToken(observers: [observer], context: context, endDelivery: delivery.end)
     }
 
     /// Calls `onChange` each time any of `keys` changes, as ``observe(_:initial:_:)`` does for one key;
@@ -120,15 +118,13 @@ extension DefaultsStore {
         isolation: isolated any Actor,
         _ onChange: @escaping () -> Void
     ) -> ObservationToken {
-        let (changes, continuation) = AsyncStream.makeStream(of: Void.self)
+        let delivery = Self.delivery(on: isolation, to: onChange)
         var observers: [Observer] = []
         for key in repeat each keys {
-            observers.append(addObserver(of: key) { _ in continuation.yield() })
+            observers.append(addObserver(of: key) { _ in delivery.send(()) })
         }
         if initial { onChange() }
-        return ObservationToken(
-            observers: observers, context: context,
-            endDelivery: Self.deliver(changes, on: isolation, to: onChange, ending: continuation))
+        return ObservationToken(observers: observers, context: context, endDelivery: delivery.end)
     }
 
     /// Registers a callback for the changes of `key`.
@@ -144,25 +140,26 @@ extension DefaultsStore {
         return observer
     }
 
-    /// Calls `onChange` with each element of `changes`, in order, on `isolation`, until the returned
-    /// closure is called. One task per observation: a task per change would not keep their order.
-    private static func deliver<Change: Sendable>(
-        _ changes: AsyncStream<Change>,
-        on isolation: isolated any Actor,
-        to onChange: @escaping (Change) -> Void,
-        ending continuation: AsyncStream<Change>.Continuation
-    ) -> @Sendable () -> Void {
-        let delivery = Task {
+    /// Delivery of changes to `onChange` on `isolation`: `send` queues a change from any thread, and
+    /// `onChange` gets them in order until `end` is called. One task per observation: a task per change
+    /// would not keep their order.
+    private static func delivery<Change: Sendable>(
+        on isolation: isolated any Actor, to onChange: @escaping (Change) -> Void
+    ) -> (send: @Sendable (Change) -> Void, end: @Sendable () -> Void) {
+        let (changes, continuation) = AsyncStream.makeStream(of: Change.self)
+        let task = Task {
             // Naming the isolated parameter makes the task run on that actor, where `onChange` may run.
             _ = isolation
             for await change in changes where !Task.isCancelled {
                 onChange(change)
             }
         }
-        return {
-            delivery.cancel()
+        let send: @Sendable (Change) -> Void = { continuation.yield($0) }
+        let end: @Sendable () -> Void = {
+            task.cancel()
             continuation.finish()
         }
+        return (send, end)
     }
 
     /// Yields once at once, then once after each change of any of `keys`, as an asynchronous sequence;
