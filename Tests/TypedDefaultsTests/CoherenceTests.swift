@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import Testing
 import TypedDefaults
 
@@ -124,6 +125,23 @@ struct CoherenceTests {
                 #expect(seen.events == ["update 0", "callback 0->1", "update 1"])
                 try reader.send("quit")
                 #expect(reader.finish().status == 0)
+            }
+        }
+
+        @Test func aTrackedReadHearsOfAValueAnotherProcessSaved() throws {
+            try withProcessSuite { suite in
+                let store = try #require(DefaultsStore(suiteName: suite))
+                let count = UserDefaultTypedKey<Int>("count", defaultValue: 0)
+                let fired = Recorder<Int>()
+                withObservationTracking {
+                    _ = store[count]
+                } onChange: {
+                    fired.append(1)
+                }
+                #expect(try ProbeProcess.run(["flush", suite]).lines == ["flushed"])
+                Thread.sleep(forTimeInterval: Self.window)  // the claim's window, not a guess
+                #expect(fired.all == [1])
+                #expect(store[count] == 1)
             }
         }
 

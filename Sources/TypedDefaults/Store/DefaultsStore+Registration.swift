@@ -17,7 +17,9 @@ extension DefaultsStore {
     /// What the storage holds for `key`, or its registered default.
     @usableFromInline
     func object<Value>(for key: UserDefaultTypedKey<Value>) -> Any? {
-        context.storage.object(forKey: storedName(key))
+        let name = keyPrefix.isEmpty ? key.name : keyPrefix + key.name
+        context.bind(key, as: name).access()
+        return context.storage.object(forKey: name)
     }
 
     /// The name `key` is stored under in this store, with its default registered the first time the

@@ -73,12 +73,13 @@ public final class DefaultsStore: Sendable {
     /// that fails to encode); the stored value is then kept. The subscript reports that error to
     /// ``ErrorReporting`` instead.
     public func set<Value>(_ value: Value, for key: UserDefaultTypedKey<Value>) throws {
-        let name = storedName(key)
+        let name = keyPrefix.isEmpty ? key.name : keyPrefix + key.name
+        let tracked = context.bind(key, as: name)
         let object = value.userDefaultsObject
         if object == nil, !(value is any OptionalBox) {
             throw DefaultsError.unconvertibleValue(key: name, type: "\(Value.self)")
         }
-        write(object, forStoredName: name)
+        write(object, forStoredName: name, tracked: tracked)
     }
 
     /// Reads `key`'s value, changes it with `transform`, and stores the result, as one step: another
@@ -119,6 +120,7 @@ public final class DefaultsStore: Sendable {
             return value
         }
         if let change, Propagation.isOn {
+            context.trackedName(name)?.change()
             ObserverRegistry.deliver(
                 to: context.observers.observers(of: name), oldObject: change.oldObject, newObject: change.newObject)
         }
@@ -149,18 +151,22 @@ public final class DefaultsStore: Sendable {
     }
 
     /// The one path every change takes: storage and saving (Linux) together, then observers.
-    func write(_ object: Any?, forStoredName name: String) {
+    func write(_ object: Any?, forStoredName name: String, tracked: (any TrackedName)? = nil) {
         let observers = context.observers.observers(of: name)
-        guard !observers.isEmpty, Propagation.isOn else { return context.store(object, forName: name) }
-        let oldObject = context.storage.object(forKey: name)
+        guard let tracked = tracked ?? context.trackedName(name), Propagation.isOn else {
+            return context.store(object, forName: name)
+        }
+        let oldObject = observers.isEmpty ? nil : context.storage.object(forKey: name)
         context.store(object, forName: name)
+        tracked.change()
+        guard !observers.isEmpty else { return }
         ObserverRegistry.deliver(
             to: observers, oldObject: oldObject, newObject: context.storage.object(forKey: name))
     }
 
     /// Runs `body`; the writes it makes through any store, on this thread and in tasks it waits for, do
-    /// not notify observers: no callback, no `updates`. For breaking a feedback loop between two
-    /// settings that observe each other.
+    /// not notify observers: no callback, no `updates`, no Swift Observation. For breaking a feedback
+    /// loop between two settings that observe each other.
     ///
     /// ```swift
     /// Defaults.observe(.celsius) { change in

@@ -34,7 +34,15 @@ final class StorageContext: @unchecked Sendable {
     /// The names bound in this storage by a read or write through a key, so that a key's default is
     /// registered and checked once per name and type, not on every access; each with the key object that
     /// bound it.
-    private let bindings = Locked<[Binding: ObjectIdentifier]>([:])
+    private let bindings = Locked<[Binding: BoundName]>([:])
+    /// A bound name: the key object that bound it first, and the name as Swift's Observation sees it.
+    private struct BoundName {
+        let firstKeyObject: ObjectIdentifier
+        let tracked: any TrackedName
+    }
+    /// Each name bound in this storage, as Swift's Observation sees it (shared by the value types a name
+    /// is used with).
+    private let trackedNames = Locked<[String: any TrackedName]>([:])
     /// The first key used with each stored name. `UserDefaults` keeps registered defaults in one domain
     /// for the whole process, shared by every suite, so all `UserDefaults` storages share one record:
     /// two suites that give one name different defaults would show each other's default.
@@ -114,20 +122,36 @@ final class StorageContext: @unchecked Sendable {
     /// may give the name another default) is checked against the first in debug builds, on every access,
     /// so that a developer sees the conflict; release builds keep the one lookup and leave that check to
     /// ``DefaultsStore/register(_:)`` and ``UserDefaultTypedKeys/conflicts(among:)``.
-    func bind<Value>(_ key: UserDefaultTypedKey<Value>, as storedName: String) {
+    @discardableResult
+    func bind<Value>(_ key: UserDefaultTypedKey<Value>, as storedName: String) -> any TrackedName {
         let binding = Binding(storedName: storedName, valueType: ObjectIdentifier(Value.self))
         let keyObject = ObjectIdentifier(key)
-        let firstKeyObject = bindings.withLock { $0[binding] }
-        if firstKeyObject == nil {
+        guard let bound = bindings.withLock({ $0[binding] }) else {
             persistence?.watch()
             recordUses(CollectionOfOne((storedName, key)))
             persistence?.loadOnce()
-            bindings.withLock { $0[binding] = $0[binding] ?? keyObject }
-            return
+            let tracked = trackedNames.withLock { names in
+                if let tracked = names[storedName] { return tracked }
+                let tracked = makeTrackedName()
+                names[storedName] = tracked
+                return tracked
+            }
+            return bindings.withLock { bindings in
+                if let bound = bindings[binding] { return bound.tracked }
+                bindings[binding] = BoundName(firstKeyObject: keyObject, tracked: tracked)
+                return tracked
+            }
         }
         #if DEBUG
-            if firstKeyObject != keyObject { recordUses(CollectionOfOne((storedName, key))) }
+            if bound.firstKeyObject != keyObject { recordUses(CollectionOfOne((storedName, key))) }
         #endif
+        return bound.tracked
+    }
+
+    /// `name` as Swift's Observation sees it, or nil when nothing in this storage ever bound it (then
+    /// nothing can have tracked a read of it).
+    func trackedName(_ name: String) -> (any TrackedName)? {
+        trackedNames.withLock { $0[name] }
     }
 
     /// Records each key as a user of its stored name, and registers the defaults of the names new to this
@@ -183,6 +207,7 @@ final class StorageContext: @unchecked Sendable {
     /// Tells observers of values another process saved in the suite's file (Linux).
     private func deliverChangesSavedElsewhere(_ changes: [SavedChange]) {
         for change in changes {
+            trackedName(change.name)?.change()
             ObserverRegistry.deliver(
                 to: observers.observers(of: change.name), oldObject: change.oldObject, newObject: change.newObject)
         }

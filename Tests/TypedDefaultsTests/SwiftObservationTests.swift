@@ -1,0 +1,83 @@
+import Foundation
+import Observation
+import Testing
+import TypedDefaults
+
+/// Counts the times `withObservationTracking` around `read` reports a change.
+private func tracking(_ read: () -> Void) -> Recorder<Int> {
+    let fired = Recorder<Int>()
+    withObservationTracking(read) { fired.append(1) }
+    return fired
+}
+
+@Observable
+private final class SettingsModel {
+    @ObservationIgnored @UserDefault(.theme) var theme: Theme
+
+    init(store: DefaultsStore) {
+        _theme = UserDefault(.theme, store: store)
+    }
+}
+
+@Suite("Reads take part in Swift's Observation")
+struct SwiftObservationTests {
+    @Test func aTrackedReadHearsOfAWriteThroughAnotherStoreOverTheSameSuiteOnce() throws {
+        let suite = uniqueSuiteName()
+        defer { DefaultsStore.removeSuite(named: suite) }
+        let store = try #require(DefaultsStore(suiteName: suite))
+        let other = try #require(DefaultsStore(suiteName: suite))
+        let fired = tracking { _ = store[.theme] }
+        other[.theme] = .dark
+        other[.theme] = .light
+        #expect(fired.all == [1])
+    }
+
+    @Test func aTrackedReadDoesNotHearOfAnotherKeyOrAnotherSuite() throws {
+        let (suite, elsewhere) = (uniqueSuiteName(), uniqueSuiteName())
+        defer { [suite, elsewhere].forEach(DefaultsStore.removeSuite(named:)) }
+        let store = try #require(DefaultsStore(suiteName: suite))
+        let fired = tracking { _ = store[.theme] }
+        store[.launchCount] = 3
+        try #require(DefaultsStore(suiteName: elsewhere))[.theme] = .dark
+        #expect(fired.all.isEmpty)
+    }
+
+    @Test(arguments: ["remove", "removeAll", "migrate", "modify", "set"])
+    func aTrackedReadHearsOfEveryKindOfChange(_ change: String) throws {
+        try withStore(.inMemory) { store in
+            store.storage.set("dark", forKey: "oldTheme")
+            store[.theme] = .light
+            let fired = tracking { _ = store[.theme] }
+            switch change {
+            case "remove": store.remove(.theme)
+            case "removeAll": store.removeAll()
+            case "migrate":
+                store.remove(.theme)
+                #expect(store.migrate(from: "oldTheme", to: .theme))
+            case "modify": try store.modify(.theme) { $0 = .dark }
+            default: try store.set(.dark, for: .theme)
+            }
+            #expect(fired.all == [1])
+        }
+    }
+
+    @Test func aTrackedReadOfAWrapperPropertyInAnObservableClassHearsOfTheChange() {
+        withStore { store in
+            let model = SettingsModel(store: store)
+            let fired = tracking { _ = model.theme }
+            store[.theme] = .dark
+            #expect(fired.all == [1])
+            #expect(model.theme == .dark)
+        }
+    }
+
+    @Test func writesInsideWithoutPropagationAreNotReportedToObservation() {
+        withStore { store in
+            let fired = tracking { _ = store[.theme] }
+            store.withoutPropagation { store[.theme] = .dark }
+            #expect(fired.all.isEmpty)
+            store[.theme] = .light
+            #expect(fired.all == [1])
+        }
+    }
+}
