@@ -35,6 +35,8 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
 
     /// The name the value is stored under, before any store prefix.
     public let name: String
+    /// `name.hashValue`, computed once: stores find a key's binding by it on every access.
+    let nameHash: Int
     /// The default in its stored form, computed once; `nil` when there is nothing to register.
     let defaultObject: Any?
     /// The value a read returns when nothing readable is stored.
@@ -50,6 +52,7 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
     ///     value it is registered with the store's `register(defaults:)`, so it is never written.
     public init(_ name: String = #function, defaultValue: Value) {
         self.name = name
+        self.nameHash = name.hashValue
         self.defaultValue = defaultValue
         self.defaultObject = defaultValue.userDefaultsObject
         super.init()
