@@ -6,6 +6,7 @@
 // their ratios. `--check` exits 1 when a ratio is
 // over its budget; `--json` prints the figures for tools.
 import Foundation
+import Observation
 import TypedDefaults
 
 // MARK: Measuring
@@ -245,6 +246,19 @@ store[.staticCount] = 7
 compare(
     "read Int, computed key", budget: 1.10, baseline: "static let key",
     library: { _ in keep(store[.computedCount]) }, plain: { _ in keep(store[.staticCount]) })
+
+// A read that Swift's Observation tracks (as a SwiftUI body or `withObservationTracking` makes it),
+// next to a plain read in the same tracking scope, which records nothing: what taking part costs.
+// Reported, no budget. Each tracking waits for the next change of the key; the untimed settle makes
+// that change, so trackings do not pile up from round to round.
+let trackedKey = UserDefaultTypedKey<Int>("tracked", defaultValue: 0)
+store[trackedKey] = 1
+plain.set(1, forKey: "plain.tracked")
+compare(
+    "read Int, tracked by Observation", budget: .infinity, baseline: "plain read, same tracking",
+    settle: { store[trackedKey] += 1 },
+    library: { _ in withObservationTracking { keep(store[trackedKey]) } onChange: {} },
+    plain: { _ in withObservationTracking { keep(plain.object(forKey: "plain.tracked") as? Int) } onChange: {} })
 
 // The library's own cost, without UserDefaults: an Int read on InMemoryStorage, reported, no budget.
 let memory = DefaultsStore(storage: InMemoryStorage())
