@@ -255,10 +255,20 @@ let trackedKey = UserDefaultTypedKey<Int>("tracked", defaultValue: 0)
 store[trackedKey] = 1
 plain.set(1, forKey: "plain.tracked")
 compare(
-    "read Int, tracked by Observation", budget: .infinity, baseline: "plain read, same tracking",
+    "read Int, tracked", budget: .infinity, baseline: "plain read, same tracking",
     settle: { store[trackedKey] += 1 },
-    library: { _ in withObservationTracking { keep(store[trackedKey]) } onChange: {} },
-    plain: { _ in withObservationTracking { keep(plain.object(forKey: "plain.tracked") as? Int) } onChange: {} })
+    library: { _ in
+        withObservationTracking {
+            keep(store[trackedKey])
+        } onChange: {
+        }
+    },
+    plain: { _ in
+        withObservationTracking {
+            keep(plain.object(forKey: "plain.tracked") as? Int)
+        } onChange: {
+        }
+    })
 
 // The library's own cost, without UserDefaults: an Int read on InMemoryStorage, reported, no budget.
 let memory = DefaultsStore(storage: InMemoryStorage())
