@@ -1,0 +1,205 @@
+import Foundation
+import Testing
+
+// What the compiler tells a user, checked by compiling snippets against the library as built for these
+// tests, with the toolchain's `swiftc` in Swift 6 mode: the mistakes users make stop with the message
+// the library gives, and the shapes the docs recommend compile without a warning.
+
+/// The keys every snippet uses, as a user declares them.
+private let prelude = """
+    import TypedDefaults
+    enum Theme: String, UserDefaultConvertible { case light, dark }
+    extension UserDefaultTypedKeys {
+        static let maxItems = UserDefaultTypedKey<Int>("maxItems", defaultValue: 10)
+        static let theme = UserDefaultTypedKey<Theme>("theme", defaultValue: .light)
+        static let username = UserDefaultTypedKey<String?>("username")
+        static let names = UserDefaultTypedKey<[String]>("names", defaultValue: [])
+    }
+    """
+
+struct Mistake: CustomTestStringConvertible, Sendable {
+    let code: String
+    let message: String
+    var testDescription: String { code }
+}
+
+private let valueMessage =
+    "is unavailable: the value must have the key's type: a UserDefaultTypedKey<T> reads and writes values of type T"
+
+/// Each on one line of its own, so a diagnostic is matched to its snippet by its line.
+private let mistakes: [Mistake] = [
+    Mistake(code: #"func a1() { Defaults[.maxItems] = "ten" }"#, message: "'subscript(_:)' " + valueMessage),
+    Mistake(code: #"func a2() { Defaults[.theme] = "dark" }"#, message: "'subscript(_:)' " + valueMessage),
+    Mistake(code: "func a3() { Defaults[.maxItems] = 3.5 }", message: "'subscript(_:)' " + valueMessage),
+    Mistake(code: "func a4() { Defaults[.maxItems] += 1.5 }", message: "'subscript(_:)' " + valueMessage),
+    Mistake(code: "func a5() { Defaults[.username] = 3 }", message: "'subscript(_:)' " + valueMessage),
+    Mistake(code: "func a6() -> String { Defaults[.maxItems] }", message: "'subscript(_:)' " + valueMessage),
+    Mistake(
+        code: "func a7() { let x: String = Defaults[.maxItems]; _ = x }", message: "'subscript(_:)' " + valueMessage),
+    Mistake(
+        code: #"func a8() throws { try Defaults.set("ten", for: .maxItems) }"#, message: "'set(_:for:)' " + valueMessage
+    ),
+    Mistake(
+        code: "func a9() async { for await x: String in Defaults.updates(.maxItems) { _ = x } }",
+        message:
+            "'updates' is unavailable: the values must have the key's type: the updates of a UserDefaultTypedKey<T> are of type T"
+    ),
+    Mistake(
+        code: "func a10() { _ = Defaults.observe(.maxItems) { (change: DefaultsChange<String>) in _ = change } }",
+        message:
+            "'observe(_:initial:_:)' is unavailable: the change must have the key's type: a UserDefaultTypedKey<T> gives a DefaultsChange<T>"
+    ),
+    Mistake(
+        code: "struct A11 { @UserDefault(.maxItems) var maxItems: Int = 5 }",
+        message:
+            #"'init(wrappedValue:_:store:)' is unavailable: the default lives in the key: UserDefaultTypedKey<T>("name", defaultValue: value), and the property has no '= value'"#
+    ),
+    Mistake(
+        code: "struct A12 { @UserDefault(.maxItems) var maxItems: String }",
+        message:
+            "'init(_:store:)' is unavailable: the property must have the key's type: a UserDefaultTypedKey<T> backs a property of type T"
+    ),
+    // Swift forbids a property wrapper in a `Sendable` class (its storage is a `var`); Getting Started
+    // shows the shapes to use instead, which `recommendedShapesCompile` compiles.
+    Mistake(
+        code: "final class A13: Sendable { @UserDefault(.maxItems) var maxItems: Int; init() {} }",
+        message: "stored property '_maxItems' of 'Sendable'-conforming class 'A13' is mutable"),
+]
+
+/// Correct code, including each shape Getting Started recommends: none of it may pick an unavailable
+/// overload, be ambiguous, or warn.
+private let correctCode = """
+    import Observation
+    import TypedDefaults
+    func uses() async throws {
+        Defaults[.maxItems] += 1
+        let count = Defaults[.maxItems]
+        let optional: Int? = Defaults[.maxItems]
+        let any: Any = Defaults[.theme]
+        Defaults[.theme] = .dark
+        Defaults[.names].append("a")
+        Defaults[.username] = nil
+        Defaults[.username] = "ada"
+        if let name = Defaults[.username] { print(name) }
+        print(Defaults[.maxItems], count, optional as Any, any)
+        try Defaults.set(3, for: .maxItems)
+        Defaults.remove(.maxItems, .theme)
+        let token = Defaults.observe(.maxItems) { change in print(change.newValue + 1) }
+        let both = Defaults.observe(.maxItems, .theme) { print("changed") }
+        for await value in Defaults.updates(.maxItems) { print(value * 2); break }
+        _ = (token, both)
+    }
+
+    /// A struct singleton: the wrapper writes through, even on a `let`.
+    struct Settings: Sendable {
+        static let shared = Settings()
+        @UserDefault(.maxItems) var maxItems: Int
+        @UserDefault(.theme) var theme: Theme
+    }
+    func useSettings() { Settings.shared.maxItems += 1 }
+
+    /// A `Sendable` class singleton: computed properties over the store.
+    final class SharedSettings: Sendable {
+        static let shared = SharedSettings()
+        var maxItems: Int {
+            get { Defaults[.maxItems] }
+            set { Defaults[.maxItems] = newValue }
+        }
+    }
+    func useSharedSettings() { SharedSettings.shared.maxItems += 1 }
+
+    /// A main-actor class with wrappers, observing on the main actor.
+    @MainActor final class ViewModel {
+        @UserDefault(.maxItems) var maxItems: Int
+        private(set) var shown = 0
+        private var token: ObservationToken?
+        func start() {
+            token = $maxItems.observe(isolation: MainActor.shared) { change in self.shown = change.newValue }
+        }
+    }
+
+    /// An `@Observable` class: the wrapper is `@ObservationIgnored`, and reads are still tracked
+    /// because they go through the store.
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+    @Observable final class Model {
+        @ObservationIgnored @UserDefault(.maxItems) var maxItems: Int
+    }
+    """
+
+@Suite("The compiler explains mistakes, and the recommended shapes compile")
+struct CompilerDiagnosticsTests {
+    @Test("each mistake stops with the library's message, on its own line", arguments: mistakes)
+    func mistakeStopsWithItsMessage(_ mistake: Mistake) throws {
+        let result = try Self.mistakesCompiled.get()
+        // Line 1 imports the library.
+        let line = try #require(mistakes.firstIndex { $0.code == mistake.code }) + 2
+        let errors = result.errors(onLine: line)
+        #expect(errors == [mistake.message])
+    }
+
+    @Test func recommendedShapesCompile() throws {
+        let result = try Compilation(files: [prelude, correctCode])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(!result.output.contains("warning:"), "\(result.output)")
+    }
+
+    /// All mistakes compiled at once: one compiler run, each diagnostic found by its line.
+    private static let mistakesCompiled = Result {
+        try Compilation(files: [prelude, (["import TypedDefaults"] + mistakes.map(\.code)).joined(separator: "\n")])
+    }
+}
+
+/// One `swiftc -typecheck` run over `files`, against the `TypedDefaults` module these tests link.
+private struct Compilation {
+    let status: Int32
+    let output: String
+    /// The name of the last file, where a test's snippets are.
+    let lastFile: String
+
+    init(files: [String]) throws {
+        let modules = try #require(Self.modulesDirectory, "the TypedDefaults module is not beside the tests")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("compile-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var paths: [String] = []
+        for (index, text) in files.enumerated() {
+            let file = directory.appendingPathComponent("file\(index).swift")
+            try text.write(to: file, atomically: true, encoding: .utf8)
+            paths.append(file.path)
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["swiftc", "-typecheck", "-swift-version", "6", "-I", modules.path] + paths
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        lastFile = URL(fileURLWithPath: paths[paths.count - 1]).lastPathComponent
+        status = process.terminationStatus
+        output = String(decoding: data, as: UTF8.self)
+    }
+
+    /// The messages of the errors reported on `line` of the last file.
+    func errors(onLine line: Int) -> [String] {
+        output.split(separator: "\n").compactMap { diagnostic in
+            guard let range = diagnostic.range(of: ":\(line):"),
+                diagnostic[..<range.lowerBound].hasSuffix("/" + lastFile),
+                let error = diagnostic.range(of: ": error: ", range: range.upperBound..<diagnostic.endIndex)
+            else { return nil }
+            return String(diagnostic[error.upperBound...])
+        }
+    }
+
+    /// Where SwiftPM put the `TypedDefaults` module for this build: beside the probe it built.
+    static let modulesDirectory: URL? = {
+        guard let probe = ProbeProcess.executable else { return nil }
+        let directory = probe.deletingLastPathComponent()
+        for candidate in [directory.appendingPathComponent("Modules"), directory] {
+            let module = candidate.appendingPathComponent("TypedDefaults.swiftmodule")
+            if FileManager.default.fileExists(atPath: module.path) { return candidate }
+        }
+        return nil
+    }()
+}
