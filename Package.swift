@@ -4,13 +4,15 @@ import PackageDescription
 let package = Package(
     name: "TypedDefaults",
     platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6), .visionOS(.v1)],
+    // The library only: the demo, the benchmark and the probe are executable targets, which
+    // `swift run` finds in this package and which packages that depend on it do not see.
     products: [
-        .library(name: "TypedDefaults", targets: ["TypedDefaults"]),
-        .executable(name: "typed-defaults-demo", targets: ["typed-defaults-demo"]),
-        .executable(name: "typed-defaults-bench", targets: ["typed-defaults-bench"]),
+        .library(name: "TypedDefaults", targets: ["TypedDefaults"])
     ],
     targets: [
-        .target(name: "TypedDefaults"),
+        // The privacy manifest declares the UserDefaults API and its reason (CA92.1: values the app
+        // itself reads and writes), which App Store review asks of apps and the libraries they ship.
+        .target(name: "TypedDefaults", resources: [.copy("PrivacyInfo.xcprivacy")]),
         .executableTarget(name: "typed-defaults-demo", dependencies: ["TypedDefaults"]),
         .executableTarget(name: "typed-defaults-bench", dependencies: ["TypedDefaults"]),
         // A small program the tests start as a child process to prove persistence across processes.
