@@ -7,8 +7,9 @@ import Foundation
 /// ```
 ///
 /// JSON text (keys sorted) keeps the value readable with `defaults read` and settable from a launch
-/// argument. JSON stored as `Data`, as SwiftyUserDefaults writes it, reads too. A blob that does not
-/// decode reads as the key's default.
+/// argument. JSON stored as `Data`, as SwiftyUserDefaults and Foil write it, reads too; so does a
+/// collection of `Codable` values they stored as one JSON blob. A blob that does not decode reads as
+/// the key's default.
 extension UserDefaultConvertible where Self: Codable {
     /// Decodes JSON stored as text or data.
     public init?(userDefaultsObject object: Any) {
@@ -21,7 +22,7 @@ extension UserDefaultConvertible where Self: Codable {
     public var userDefaultsObject: Any? { encodedJSON(self) }
 }
 
-func decodedJSON<Value: Decodable & Sendable>(_ object: Any) -> Value? {
+@usableFromInline func decodedJSON<Value: Decodable & Sendable>(_ object: Any) -> Value? {
     if let text = object as? String {
         return DecodedJSONCache.value(for: text) { try? JSONDecoder().decode(Value.self, from: Data(text.utf8)) }
     }
@@ -51,6 +52,14 @@ enum DecodedJSONCache {
         }
         return value
     }
+}
+
+/// `object` decoded as `Value` when it is JSON `Data` and `Value` is `Decodable`: how SwiftyUserDefaults
+/// and Foil store a `Codable` array, set or dictionary, as one blob. Collections are storable for any
+/// storable element, so whether `Value` decodes is asked at run time.
+func decodedJSONData<Value>(_ object: Any, as type: Value.Type) -> Value? {
+    guard let data = object as? Data, let decodable = Value.self as? any Decodable.Type else { return nil }
+    return (try? JSONDecoder().decode(decodable, from: data)) as? Value
 }
 
 func encodedJSON<Value: Encodable>(_ value: Value) -> String? {

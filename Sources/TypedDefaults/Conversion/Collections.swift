@@ -9,6 +9,7 @@ func convertedElements<Element: UserDefaultConvertible>(_ object: Any) -> [Eleme
     // Fast path: elements stored as exactly `Element` (strings, numbers, dates) need no conversion. A
     // cast fails at the first element of another type, and the conversion below handles those.
     if let values = object as? [Element] { return values }
+    if let values = decodedJSONData(object, as: [Element].self) { return values }
     guard let elements = object as? [Any] ?? parsingPropertyListText(object) as? [Any] else { return nil }
     var values: [Element] = []
     values.reserveCapacity(elements.count)
@@ -60,10 +61,14 @@ extension Set: UserDefaultConvertible where Element: UserDefaultConvertible {
     public var userDefaultsObject: Any? { Array(self).userDefaultsObject }
 }
 
-extension Dictionary: UserDefaultConvertible where Key == String, Value: UserDefaultConvertible {
-    /// Reads a dictionary whose every value reads as `Value`.
+extension Dictionary: UserDefaultConvertible where Key: UserDefaultDictionaryKey, Value: UserDefaultConvertible {
+    /// Reads a dictionary whose every key reads as `Key` and every value as `Value`.
     public init?(userDefaultsObject object: Any) {
-        if let values = object as? [String: Value] {
+        if Key.self == String.self, let values = object as? [Key: Value] {
+            self = values
+            return
+        }
+        if let values = decodedJSONData(object, as: [Key: Value].self) {
             self = values
             return
         }
@@ -71,23 +76,26 @@ extension Dictionary: UserDefaultConvertible where Key == String, Value: UserDef
             let entries = object as? [String: Any]
                 ?? parsingPropertyListText(object) as? [String: Any]
         else { return nil }
-        var values: [String: Value] = [:]
+        var values: [Key: Value] = [:]
         values.reserveCapacity(entries.count)
-        for (key, entry) in entries {
-            guard let entry = unboxed(entry), let value = Value(userDefaultsObject: entry) else {
-                return nil
-            }
-            values[key] = value
+        for (storedKey, entry) in entries {
+            guard let key = Key.fromDictionaryKey(storedKey), let entry = unboxed(entry),
+                let value = Value(userDefaultsObject: entry)
+            else { return nil }
+            // Two stored keys for one key ("1" and "01" for an `Int`): which value wins would depend on
+            // the dictionary's order, so the whole value reads as the default instead.
+            guard values.updateValue(value, forKey: key) == nil else { return nil }
         }
         self = values
     }
-    /// A property-list dictionary of the values' forms; `nil` values are left out.
+    /// A property-list dictionary of the values' forms under the keys' text; `nil` values are left out.
+    /// `nil` (not storable) when two keys have the same text, which would lose one of the values.
     public var userDefaultsObject: Any? {
         var objects: [String: Any] = [:]
         objects.reserveCapacity(count)
         for (key, value) in self {
             if let object = value.userDefaultsObject {
-                objects[key] = object
+                guard objects.updateValue(object, forKey: key.dictionaryKey) == nil else { return nil }
             } else if !(Value.self is any OptionalBox.Type) {
                 return nil
             }

@@ -109,3 +109,67 @@ extension Float: UserDefaultConvertible {
     /// The number itself.
     public var userDefaultsObject: Any? { self }
 }
+
+extension CGFloat: UserDefaultConvertible {
+    /// Reads any number, as `Double` does.
+    public init?(userDefaultsObject object: Any) {
+        guard let value = Double(userDefaultsObject: object) else { return nil }
+        self.init(value)
+    }
+    /// The number as a `Double`, the property-list real.
+    public var userDefaultsObject: Any? { Double(self) }
+}
+
+extension Decimal: UserDefaultConvertible {
+    /// Reads decimal text exactly, or any number.
+    public init?(userDefaultsObject object: Any) {
+        if let text = object as? String {
+            guard let value = Decimal(exactText: text) else { return nil }
+            self = value
+        } else if let integer: Int64 = exactInteger(object) {
+            self.init(integer)
+        } else if let value = exactDouble(object), value.isFinite {
+            self.init(value)
+        } else {
+            return nil
+        }
+    }
+
+    /// The decimal text (`"19.99"`): exact, where a property-list real would round it to binary. `nil`
+    /// (not storable) for NaN.
+    public var userDefaultsObject: Any? { isNaN ? nil : description }
+
+    /// The number `text` spells in full (`-12.50`, `1e-3`), with a `.` for the decimal point whatever
+    /// the locale; `nil` for anything else, where `Decimal(string:)` would read a prefix (`"12abc"`).
+    private init?(exactText text: String) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard Self.isDecimalText(trimmed),
+            let value = Decimal(string: trimmed, locale: Locale(identifier: "en_US_POSIX"))
+        else { return nil }
+        self = value
+    }
+
+    /// Whether `text` is `[+-]digits[.digits][e[+-]digits]` with a digit in the number (no `Regex`: it
+    /// needs macOS 13).
+    private static func isDecimalText(_ text: String) -> Bool {
+        var bytes = Substring(text).utf8[...]
+        func skipDigits() -> Int {
+            let count = bytes.prefix { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }.count
+            bytes = bytes.dropFirst(count)
+            return count
+        }
+        if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+        var digits = skipDigits()
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            digits += skipDigits()
+        }
+        guard digits > 0 else { return false }
+        if bytes.first == UInt8(ascii: "e") || bytes.first == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+            guard skipDigits() > 0 else { return false }
+        }
+        return bytes.isEmpty
+    }
+}

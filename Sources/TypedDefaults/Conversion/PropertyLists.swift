@@ -111,3 +111,48 @@ func propertyListsEqual(_ first: Any?, _ second: Any?) -> Bool {
         return false
     }
 }
+
+/// A number as a property list holds it: a Boolean, an integer or a real. Foundation's `UserDefaults`
+/// on Linux gives Swift's own `Bool`, `Int` and `Double`; property lists parsed elsewhere, and every
+/// `UserDefaults` on Apple platforms, give an `NSNumber`, which casts to all three, so its kind is
+/// asked of it.
+enum PropertyListNumber {
+    case bool(Bool)
+    case integer(Int)
+    case real(Double)
+
+    init?(_ object: Any) {
+        if let value = exactValue(object, as: Bool.self) {
+            self = .bool(value)
+        } else if let value = exactValue(object, as: Int.self) {
+            self = .integer(value)
+        } else if let value = exactValue(object, as: Double.self) {
+            self = .real(value)
+        } else if let number = object as? NSNumber {
+            // Booleans are the two shared instances on every platform; `objCType` tells reals ("d",
+            // "f") from unsigned ("Q", …) and signed integers.
+            let type = String(cString: number.objCType)
+            if number === NSNumber(value: true) || number === NSNumber(value: false) {
+                self = .bool(number.boolValue)
+            } else if type == "d" || type == "f" {
+                self = .real(number.doubleValue)
+            } else if let value = ["Q", "L", "I", "S", "C"].contains(type)
+                ? Int(exactly: number.uint64Value) : Int(exactly: number.int64Value)
+            {
+                self = .integer(value)
+            } else {
+                return nil
+            }
+        } else if let value = object as? Int64 {
+            guard let value = Int(exactly: value) else { return nil }
+            self = .integer(value)
+        } else if let value = object as? UInt64 {
+            guard let value = Int(exactly: value) else { return nil }
+            self = .integer(value)
+        } else if let value = object as? Float {
+            self = .real(Double(value))
+        } else {
+            return nil
+        }
+    }
+}

@@ -18,11 +18,19 @@ extension UserDefaultConvertible where Self: RawRepresentable, RawValue: UserDef
 
 /// A type that is both `RawRepresentable` and `Codable` (`enum Mood: String, Codable`) stores its raw
 /// value, as the plain API expects; this more specific extension settles which of the two applies.
+///
+/// It also reads the JSON that sindresorhus/Defaults stores for such a type (`"\"dark\""`, the JSON
+/// text of the raw value), so values a migrating app's users saved are kept.
 extension UserDefaultConvertible where Self: RawRepresentable & Codable, RawValue: UserDefaultConvertible {
-    /// Reads the raw value, then the case it names.
+    /// Reads the raw value, then the case it names; else the value as JSON.
     @inlinable public init?(userDefaultsObject object: Any) {
-        guard let rawValue = RawValue(userDefaultsObject: object) else { return nil }
-        self.init(rawValue: rawValue)
+        if let rawValue = RawValue(userDefaultsObject: object), let value = Self(rawValue: rawValue) {
+            self = value
+        } else if let value: Self = decodedJSON(object) {
+            self = value
+        } else {
+            return nil
+        }
     }
     /// The raw value's form.
     @inlinable public var userDefaultsObject: Any? { rawValue.userDefaultsObject }
