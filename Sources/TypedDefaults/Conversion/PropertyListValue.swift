@@ -14,13 +14,21 @@ import Foundation
 ///
 /// `int` and `double` are different values: `1` and `1.0` are not equal.
 public enum PropertyListValue: Hashable, Sendable {
+    /// A string: `"dark"`.
     case string(String)
+    /// An integer: `3`.
     case int(Int)
+    /// A real: `2.5`.
     case double(Double)
+    /// A Boolean: `true`.
     case bool(Bool)
+    /// A date.
     case date(Date)
+    /// Bytes.
     case data(Data)
+    /// An array of values: `[1, "a"]`.
     case array([PropertyListValue])
+    /// A dictionary with string keys: `["a": 1]`.
     case dictionary([String: PropertyListValue])
 
     /// The value under `key`, when this is a dictionary that has it.
@@ -87,27 +95,32 @@ extension PropertyListValue: UserDefaultConvertible {
 }
 
 extension PropertyListValue: ExpressibleByStringLiteral {
+    /// A ``string(_:)``.
     public init(stringLiteral value: String) { self = .string(value) }
 }
 
 extension PropertyListValue: ExpressibleByIntegerLiteral {
+    /// An ``int(_:)``.
     public init(integerLiteral value: Int) { self = .int(value) }
 }
 
 extension PropertyListValue: ExpressibleByFloatLiteral {
+    /// A ``double(_:)``.
     public init(floatLiteral value: Double) { self = .double(value) }
 }
 
 extension PropertyListValue: ExpressibleByBooleanLiteral {
+    /// A ``bool(_:)``.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
 }
 
 extension PropertyListValue: ExpressibleByArrayLiteral {
+    /// An ``array(_:)``.
     public init(arrayLiteral elements: PropertyListValue...) { self = .array(elements) }
 }
 
 extension PropertyListValue: ExpressibleByDictionaryLiteral {
-    /// A dictionary; of repeated keys, the last one's value.
+    /// A ``dictionary(_:)``; of repeated keys, the last one's value.
     public init(dictionaryLiteral elements: (String, PropertyListValue)...) {
         self = .dictionary(Dictionary(elements) { _, last in last })
     }

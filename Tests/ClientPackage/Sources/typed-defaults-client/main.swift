@@ -1,5 +1,6 @@
 // Exactly the API of the issues, in a client module, with every comment checked.
 import Foundation
+import Observation
 import TypedDefaults
 
 var failures: [String] = []
@@ -254,6 +255,96 @@ actor ChangeCount {
 let changeCount = ChangeCount()
 await changeCount.start(group)
 check(await changeCount.count == 1, "an actor observes several keys, initial called at once")
+
+// MARK: Issue 13: Swift's Observation
+
+/// Tracking a read through the store fires once when that key changes, not for another key.
+final class Fired: @unchecked Sendable {
+    // @unchecked: set once by onChange, read after the change that fires it, on this thread.
+    var count = 0
+}
+let fired = Fired()
+withObservationTracking {
+    _ = group[.theme]
+} onChange: {
+    fired.count += 1
+}
+group[.launchCount] += 1
+check(fired.count == 0, "a change of another key does not fire")
+group[.theme] = .light
+check(fired.count == 1, "withObservationTracking fires when the key read changes")
+
+/// An @Observable model whose wrapper is @ObservationIgnored: its reads are tracked through the store.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+@Observable final class ObservableSettings {
+    @ObservationIgnored @UserDefault(.theme, store: group) var theme: Theme
+}
+if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *) {
+    let settings = ObservableSettings()
+    let modelFired = Fired()
+    withObservationTracking {
+        _ = settings.theme
+    } onChange: {
+        modelFired.count += 1
+    }
+    group[.theme] = .dark
+    check(modelFired.count == 1, "an @Observable model's wrapped property is tracked")
+}
+
+// MARK: Issue 14: what migrating users reach for
+
+extension Theme: UserDefaultDictionaryKey {}
+enum Layout: String, Codable, UserDefaultConvertible { case grid, list }
+extension UserDefaultTypedKeys {
+    static let window = UserDefaultTypedKey<ClosedRange<Int>>("window", defaultValue: 1...10)
+    static let price = UserDefaultTypedKey<Decimal>("price", defaultValue: 0)
+    static let scale = UserDefaultTypedKey<CGFloat>("scale", defaultValue: 1)
+    static let perTheme = UserDefaultTypedKey<[Theme: Int]>("perTheme", defaultValue: [:])
+    static let byID = UserDefaultTypedKey<[UUID: String]>("byID", defaultValue: [:])
+    static let extras = UserDefaultTypedKey<[String: PropertyListValue]>("extras", defaultValue: [:])
+    static let layout = UserDefaultTypedKey<Layout>("layout", defaultValue: .grid)
+}
+group[.window] = 3...7
+check(group[.window] == 3...7, "ranges are storable")
+group[.price] = Decimal(string: "19.99")!
+check(
+    group[.price] == Decimal(string: "19.99")! && group.storage.object(forKey: "price") as? String == "19.99",
+    "Decimal is exact text")
+group[.scale] = 2.5
+check(group[.scale] == 2.5, "CGFloat is storable")
+group[.perTheme] = [.dark: 2]
+check(group[.perTheme] == [.dark: 2], "enum-keyed dictionaries")
+let id = UUID()
+group[.byID] = [id: "a"]
+check(group[.byID][id] == "a", "UUID-keyed dictionaries")
+let extras: PropertyListValue = ["a": 1, "b": [true, 2.5, "x"]]
+group[.extras] = ["nested": extras]
+check(group[.extras]["nested"]?["b"]?[2] == "x", "PropertyListValue nests and reads back")
+check(
+    [UserDefaultTypedKeys.theme, .theme].count == 2 && Set([UserDefaultTypedKeys.theme]).contains(.theme),
+    "keys are Hashable")
+check(group.isDefaultValue(.window) == false, "isDefaultValue")
+group.remove(.window, .price, .scale)
+check(group.isDefaultValue(.window) && group[.price] == 0, "remove(.a, .b) of several value types")
+group.storage.set(#""list""#, forKey: "layout")  // what sindresorhus/Defaults stored
+check(group[.layout] == .list, "a peer's JSON text reads back")
+
+/// The shapes Getting Started recommends compile in Swift 6 mode.
+struct SharedSettings: Sendable {
+    static let shared = SharedSettings()
+    @UserDefault(.launchCount) var launchCount: Int
+}
+final class AppSettings: Sendable {
+    static let shared = AppSettings()
+    var theme: Theme {
+        get { Defaults[.theme] }
+        set { Defaults[.theme] = newValue }
+    }
+}
+SharedSettings.shared.launchCount += 1
+check(SharedSettings.shared.launchCount >= 1, "a struct singleton writes through")
+check(AppSettings.shared.theme == Defaults[.theme], "a Sendable class reads through computed properties")
+Defaults.remove(.theme)
 
 // Leave the standard domain as it was found.
 for key in [UserDefaultTypedKeys.launchCount] { Defaults.remove(key) }
