@@ -34,7 +34,7 @@ struct DictionaryKeyTests {
             #expect(roundTrip([Theme.dark: true], default: [:], in: store, name: "byTheme") == [.dark: true])
             let versions = [Version(major: 1, minor: 2): ["a"], Version(major: 2, minor: 0): []]
             #expect(roundTrip(versions, default: [:], in: store, name: "byVersion") == versions)
-            #expect(roundTrip([UInt8(7): [true: 1.5]], default: [:], in: store, name: "nested") == [7: [true: 1.5]])
+            #expect(roundTrip([UInt8(7): [true: 1.5]], default: [:], in: store, name: "nestedKeys") == [7: [true: 1.5]])
         }
     }
 
