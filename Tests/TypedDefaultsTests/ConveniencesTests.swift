@@ -41,4 +41,18 @@ struct ConveniencesTests {
             #expect(store.isDefaultValue(.launchCount))
         }
     }
+
+    /// As in SwiftyUserDefaults, Defaults and Foil (Supported Types says so): `nil` removes the stored
+    /// value, so the key reads its default again, and not `nil`.
+    @Test(arguments: Backend.allCases)
+    func anOptionalKeyWithADefaultReadsItsDefaultAfterNil(_ backend: Backend) {
+        withStore(backend) { store in
+            let nickname = UserDefaultTypedKey<String?>("nickname", defaultValue: "ada")
+            store[nickname] = "grace"
+            #expect(store[nickname] == "grace")
+            store[nickname] = nil
+            #expect(store[nickname] == "ada")
+            #expect(!store.hasKey(nickname))
+        }
+    }
 }
