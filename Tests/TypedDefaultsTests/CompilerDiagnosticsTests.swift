@@ -194,8 +194,7 @@ private struct Compilation {
 
     /// Where SwiftPM put the `TypedDefaults` module for this build: beside the probe it built.
     static let modulesDirectory: URL? = {
-        guard let probe = ProbeProcess.executable else { return nil }
-        let directory = probe.deletingLastPathComponent()
+        guard let directory = ProbeProcess.productsDirectory else { return nil }
         for candidate in [directory.appendingPathComponent("Modules"), directory] {
             let module = candidate.appendingPathComponent("TypedDefaults.swiftmodule")
             if FileManager.default.fileExists(atPath: module.path) { return candidate }

@@ -22,7 +22,7 @@ struct PackageFilesTests {
     /// The manifest in the library's resource bundle beside the built products
     /// (`TypedDefaults_TypedDefaults.resources` on Linux, `.bundle` on Apple platforms).
     private static func bundledPrivacyManifest() -> URL? {
-        guard let products = ProbeProcess.executable?.deletingLastPathComponent() else { return nil }
+        guard let products = ProbeProcess.productsDirectory else { return nil }
         let bundles =
             (try? FileManager.default.contentsOfDirectory(at: products, includingPropertiesForKeys: nil)) ?? []
         for bundle in bundles where bundle.lastPathComponent.hasPrefix("TypedDefaults_TypedDefaults.") {

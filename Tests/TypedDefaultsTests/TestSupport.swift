@@ -313,6 +313,9 @@ struct ProbeProcess {
         return nil
     }()
 
+    /// The folder SwiftPM built the probe, the library's module and its resource bundle into.
+    static var productsDirectory: URL? { executable?.deletingLastPathComponent() }
+
     let process = Process()
     private let input = Pipe()
     private let output = Pipe()

@@ -131,10 +131,12 @@ enum PropertyListNumber {
         } else if let number = object as? NSNumber {
             // Booleans are the two shared instances on every platform; `objCType` tells reals ("d",
             // "f") from unsigned ("Q", …) and signed integers.
-            let type = String(cString: number.objCType)
             if number === NSNumber(value: true) || number === NSNumber(value: false) {
                 self = .bool(number.boolValue)
-            } else if type == "d" || type == "f" {
+                return
+            }
+            let type = String(cString: number.objCType)
+            if type == "d" || type == "f" {
                 self = .real(number.doubleValue)
             } else if let value = ["Q", "L", "I", "S", "C"].contains(type)
                 ? Int(exactly: number.uint64Value) : Int(exactly: number.int64Value)

@@ -73,8 +73,7 @@ public final class DefaultsStore: Sendable {
     /// that fails to encode); the stored value is then kept. The subscript reports that error to
     /// ``ErrorReporting`` instead.
     public func set<Value>(_ value: Value, for key: UserDefaultTypedKey<Value>) throws {
-        let name = keyPrefix.isEmpty ? key.name : keyPrefix + key.name
-        let tracked = context.bind(key, as: name)
+        let (name, tracked) = bound(key)
         let object = value.userDefaultsObject
         if object == nil, !(value is any OptionalBox) {
             throw DefaultsError.unconvertibleValue(key: name, type: "\(Value.self)")
@@ -105,7 +104,7 @@ public final class DefaultsStore: Sendable {
     public func modify<Value>(_ key: UserDefaultTypedKey<Value>, _ transform: (inout Value) throws -> Void) throws
         -> Value
     {
-        let name = storedName(key)
+        let (name, tracked) = bound(key)
         var change: (oldObject: Any?, newObject: Any?)?
         let value = try context.exclusively {
             let oldObject = context.storage.object(forKey: name)
@@ -120,7 +119,7 @@ public final class DefaultsStore: Sendable {
             return value
         }
         if let change, Propagation.isOn {
-            context.trackedName(name)?.change()
+            tracked.change()
             ObserverRegistry.deliver(
                 to: context.observers.observers(of: name), oldObject: change.oldObject, newObject: change.newObject)
         }
@@ -134,7 +133,8 @@ public final class DefaultsStore: Sendable {
 
     /// Removes the stored value for `key`, so that reads give its default again.
     public func remove<Value>(_ key: UserDefaultTypedKey<Value>) {
-        write(nil, forStoredName: storedName(key))
+        let (name, tracked) = bound(key)
+        write(nil, forStoredName: name, tracked: tracked)
     }
 
     /// Removes the stored values of several keys, of any value types: `store.remove(.theme, .launchCount)`.
