@@ -19,28 +19,10 @@ final class StorageContext: @unchecked Sendable {
     /// Makes `modify` calls over this storage take turns.
     private let modifyLock = NSLock()
 
-    /// A stored name used with one value type: what a store has registered and checked already.
-    private struct Binding: Hashable {
-        let storedName: String
-        let valueType: ObjectIdentifier
-        /// `storedName.hashValue`, which a key computes once for its own name.
-        let nameHash: Int
-
-        static func == (lhs: Binding, rhs: Binding) -> Bool {
-            lhs.storedName == rhs.storedName && lhs.valueType == rhs.valueType
-        }
-
-        /// The name's hash alone: hashing a string was half of the library's part of a read (callgrind,
-        /// about 250 of 7,000 instructions), and a name is rarely used with two types.
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(nameHash)
-        }
-    }
-
     /// The names bound in this storage by a read or write through a key, so that a key's default is
     /// registered and checked once per name and type, not on every access; each with the key object that
     /// bound it.
-    private let bindings = Locked<[Binding: BoundName]>([:])
+    private let bindings = Locked(BindingTable<BoundName>())
     /// A bound name: the key object that bound it first, and the name as Swift's Observation sees it.
     private struct BoundName {
         let firstKeyObject: ObjectIdentifier
@@ -132,9 +114,10 @@ final class StorageContext: @unchecked Sendable {
     func bind<Value>(_ key: UserDefaultTypedKey<Value>, as storedName: String) -> any TrackedName {
         // The stored name is the key's name after a prefix: of equal length only when there is none.
         let nameHash = storedName.utf8.count == key.name.utf8.count ? key.nameHash : storedName.hashValue
-        let binding = Binding(storedName: storedName, valueType: ObjectIdentifier(Value.self), nameHash: nameHash)
+        let valueType = ObjectIdentifier(Value.self)
         let keyObject = ObjectIdentifier(key)
-        guard let bound = bindings.withLock({ $0[binding] }) else {
+        guard let bound = bindings.withLock({ $0.entry(for: storedName, nameHash: nameHash, valueType: valueType) })
+        else {
             persistence?.watch()
             recordUses(CollectionOfOne((storedName, key)))
             persistence?.loadOnce()
@@ -145,8 +128,12 @@ final class StorageContext: @unchecked Sendable {
                 return tracked
             }
             return bindings.withLock { bindings in
-                if let bound = bindings[binding] { return bound.tracked }
-                bindings[binding] = BoundName(firstKeyObject: keyObject, tracked: tracked)
+                if let bound = bindings.entry(for: storedName, nameHash: nameHash, valueType: valueType) {
+                    return bound.tracked
+                }
+                bindings.insert(
+                    BoundName(firstKeyObject: keyObject, tracked: tracked), for: storedName, nameHash: nameHash,
+                    valueType: valueType)
                 return tracked
             }
         }
