@@ -32,6 +32,19 @@ struct SwiftObservationTests {
         #expect(fired.all == [1])
     }
 
+    @Test func amongAThousandNamesEachTrackedReadHearsOfItsOwnKeyOnly() {
+        let store = DefaultsStore(storage: InMemoryStorage())
+        // A new key object on every access, as a computed key is: found by name, like any key.
+        func key(_ index: Int) -> UserDefaultTypedKey<Int> { .init("among\(index)", defaultValue: 0) }
+        for index in 0..<1_000 { store[key(index)] = index }
+        for changed in [0, 1, 500, 998, 999] {
+            let trackings = (0..<1_000).map { index in tracking { _ = store[key(index)] } }
+            store[key(changed)] += 1
+            let heard = trackings.indices.filter { !trackings[$0].all.isEmpty }
+            #expect(heard == [changed])
+        }
+    }
+
     @Test func aTrackedReadDoesNotHearOfAnotherKeyOrAnotherSuite() throws {
         let (suite, elsewhere) = (uniqueSuiteName(), uniqueSuiteName())
         defer { [suite, elsewhere].forEach(DefaultsStore.removeSuite(named:)) }
