@@ -153,6 +153,7 @@ public final class DefaultsStore: Sendable {
     /// The one path every change takes: storage and saving (Linux) together, then observers.
     func write(_ object: Any?, forStoredName name: String, tracked: (any TrackedName)? = nil) {
         let observers = context.observers.observers(of: name)
+        // A name nothing in this storage bound has no tracked name and no observers: observing binds.
         guard let tracked = tracked ?? context.trackedName(name), Propagation.isOn else {
             return context.store(object, forName: name)
         }
