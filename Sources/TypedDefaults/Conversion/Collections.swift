@@ -57,8 +57,34 @@ extension Set: UserDefaultConvertible where Element: UserDefaultConvertible {
         guard let values: [Element] = convertedElements(object) else { return nil }
         self = Set(values)
     }
-    /// A property-list array of the elements' forms, in no particular order.
-    public var userDefaultsObject: Any? { Array(self).userDefaultsObject }
+    /// A property-list array of the elements' forms, in one order for equal sets however they were
+    /// built: equal sets store equal arrays, so two keys with the same default set agree.
+    public var userDefaultsObject: Any? {
+        guard let objects = Array(self).userDefaultsObject as? [Any] else { return nil }
+        return objects.map { (key: canonicalText($0), object: $0) }.sorted { $0.key < $1.key }.map(\.object)
+    }
+}
+
+/// Text that is equal for equal property lists and differs for different ones: the order in which a
+/// set's elements are stored.
+func canonicalText(_ object: Any) -> String {
+    switch unboxed(object) {
+    case let text as String: return "s" + text.debugDescription
+    case let data as Data: return "d" + data.map { String($0, radix: 16) }.joined(separator: ".")
+    case let date as Date: return "t\(date.timeIntervalSinceReferenceDate.bitPattern)"
+    case let array as [Any]: return "a(" + array.map(canonicalText).joined(separator: ",") + ")"
+    case let dictionary as [String: Any]:
+        let entries = dictionary.map { $0.key.debugDescription + ":" + canonicalText($0.value) }.sorted()
+        return "m(" + entries.joined(separator: ",") + ")"
+    case let value?:
+        switch PropertyListNumber(value) {
+        case .bool(let bool)?: return "b\(bool)"
+        case .integer(let integer)?: return "i\(integer)"
+        case .real(let real)?: return "r\(real.bitPattern)"
+        case nil: return "?\(value)"
+        }
+    case nil: return "n"
+    }
 }
 
 extension Dictionary: UserDefaultConvertible where Key: UserDefaultDictionaryKey, Value: UserDefaultConvertible {

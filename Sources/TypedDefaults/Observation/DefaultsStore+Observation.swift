@@ -131,10 +131,20 @@ extension DefaultsStore {
     private func addObserver<Value>(
         of key: UserDefaultTypedKey<Value>, _ onChange: @escaping @Sendable (DefaultsChange<Value>) -> Void
     ) -> Observer {
-        let observer = Observer(name: storedName(key), registry: context.observers) { oldObject, newObject in
+        addObserver(of: key) { change, _ in onChange(change) }
+    }
+
+    /// Registers a callback for the changes of `key`, with each change's number in the storage's order.
+    private func addObserver<Value>(
+        of key: UserDefaultTypedKey<Value>,
+        _ onChange: @escaping @Sendable (DefaultsChange<Value>, _ sequence: UInt64) -> Void
+    ) -> Observer {
+        let observer = Observer(name: storedName(key), registry: context.observers) { change in
             onChange(
                 DefaultsChange(
-                    oldValue: Self.value(of: key, from: oldObject), newValue: Self.value(of: key, from: newObject)))
+                    oldValue: Self.value(of: key, from: change.oldObject),
+                    newValue: Self.value(of: key, from: change.newObject)),
+                change.sequence)
         }
         context.observers.add(observer)
         return observer
@@ -173,7 +183,9 @@ extension DefaultsStore {
             // The first element comes before any change's, as with one key.
             continuation.yield()
             let token = observe(repeat each keys) { continuation.yield() }
-            continuation.onTermination = { _ in token.cancel() }
+            // Not `cancel()`: the stream may end while a writer is yielding into it (see
+            // `cancelWithoutWaiting`).
+            continuation.onTermination = { _ in token.cancelWithoutWaiting() }
         }
     }
 
@@ -186,22 +198,32 @@ extension DefaultsStore {
     /// faster than the loop consumes them are all delivered, in order.
     public func updates<Value>(_ key: UserDefaultTypedKey<Value>) -> AsyncStream<Value> {
         AsyncStream { continuation in
-            // The first value must come before any change: hold back changes until it is sent.
-            let firstSent = Locked(false)
-            let pendingChanges = Locked<[Value]>([])
-            let token = observe(key) { change in
-                let sendNow = firstSent.withLock { sent in
-                    if !sent { pendingChanges.withLock { $0.append(change.newValue) } }
-                    return sent
+            // The first value is read after subscribing, in the storage's order of changes: a change
+            // numbered up to that read is in the first value and is not sent again; later ones are sent,
+            // those that arrive before the first value is sent held back until it is.
+            let state = Locked<(firstSequence: UInt64?, held: [(sequence: UInt64, value: Value)])>((nil, []))
+            let observer = addObserver(of: key) { change, sequence in
+                let sendNow = state.withLock { state in
+                    guard let first = state.firstSequence else {
+                        state.held.append((sequence, change.newValue))
+                        return false
+                    }
+                    return sequence > first
                 }
                 if sendNow { continuation.yield(change.newValue) }
             }
-            firstSent.withLock { sent in
-                continuation.yield(self[key])
-                for value in pendingChanges.withLock({ $0 }) { continuation.yield(value) }
-                sent = true
+            let token = ObservationToken(observers: [observer], context: context)
+            let current = context.currentObject(forName: storedName(key))
+            state.withLock { state in
+                continuation.yield(Self.value(of: key, from: current.object))
+                for change in state.held where change.sequence > current.sequence {
+                    continuation.yield(change.value)
+                }
+                state = (current.sequence, [])
             }
-            continuation.onTermination = { _ in token.cancel() }
+            // Not `cancel()`: the stream may end while a writer is yielding into it (see
+            // `cancelWithoutWaiting`).
+            continuation.onTermination = { _ in token.cancelWithoutWaiting() }
         }
     }
 }

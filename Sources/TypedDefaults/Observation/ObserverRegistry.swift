@@ -28,18 +28,34 @@ public final class ObservationToken: Sendable {
     /// then does not wait for callbacks on other threads, as two callbacks that cancel each other's
     /// observation would otherwise wait for each other forever.
     public func cancel() {
-        for observer in observers { observer.cancel() }
+        for observer in observers { observer.cancel(waiting: true) }
+        endDelivery?()
+    }
+
+    /// Ends the observation without waiting for callbacks in flight: for the end of a stream, which may
+    /// be reached while a writer delivers into that very stream (the writer waits for the stream's lock,
+    /// which the ending thread holds; waiting for the writer would deadlock both).
+    func cancelWithoutWaiting() {
+        for observer in observers { observer.cancel(waiting: false) }
         endDelivery?()
     }
 
     deinit { cancel() }
 }
 
+/// A change of one stored name as observers get it: the objects before and after, and the change's
+/// number in its storage's order of changes.
+struct ObjectChange {
+    let oldObject: Any?
+    let newObject: Any?
+    let sequence: UInt64
+}
+
 /// One registered callback, with what `cancel()` needs to wait for callbacks in flight.
 final class Observer: @unchecked Sendable {
     // @unchecked: all mutable state is guarded by `condition`.
     let name: String
-    private let callback: @Sendable (_ oldObject: Any?, _ newObject: Any?) -> Void
+    private let callback: @Sendable (ObjectChange) -> Void
     private weak var registry: ObserverRegistry?
     private let condition = NSCondition()
     private var isCancelled = false
@@ -48,14 +64,14 @@ final class Observer: @unchecked Sendable {
 
     init(
         name: String, registry: ObserverRegistry,
-        callback: @escaping @Sendable (_ oldObject: Any?, _ newObject: Any?) -> Void
+        callback: @escaping @Sendable (ObjectChange) -> Void
     ) {
         self.name = name
         self.registry = registry
         self.callback = callback
     }
 
-    func deliver(oldObject: Any?, newObject: Any?) {
+    func deliver(_ change: ObjectChange) {
         let thread = ObjectIdentifier(Thread.current)
         condition.lock()
         guard !isCancelled else {
@@ -66,7 +82,7 @@ final class Observer: @unchecked Sendable {
         condition.unlock()
 
         Self.deliveringThreads.withLock { $0[thread, default: 0] += 1 }
-        callback(oldObject, newObject)
+        callback(change)
         Self.deliveringThreads.withLock { threads in
             threads[thread, default: 1] -= 1
             if threads[thread] == 0 { threads[thread] = nil }
@@ -82,11 +98,12 @@ final class Observer: @unchecked Sendable {
     /// Threads running a callback of any observer now.
     private static let deliveringThreads = Locked<[ObjectIdentifier: Int]>([:])
 
-    func cancel() {
+    /// Stops deliveries; with `waiting`, also waits for the ones running on other threads.
+    func cancel(waiting: Bool) {
         let thread = ObjectIdentifier(Thread.current)
         // Inside a callback, waiting could deadlock: two callbacks on two threads that cancel each
         // other's observation would each wait for the other to return.
-        let mayWait = Self.deliveringThreads.withLock { $0[thread] == nil }
+        let mayWait = waiting && Self.deliveringThreads.withLock { $0[thread] == nil }
         condition.lock()
         let wasCancelled = isCancelled
         isCancelled = true
@@ -110,13 +127,6 @@ final class ObserverRegistry: Sendable {
         observersByName.withLock { observers in
             observers[observer.name]?.removeAll { $0 === observer }
             if observers[observer.name]?.isEmpty == true { observers[observer.name] = nil }
-        }
-    }
-
-    /// Tells each of `observers` of a change from `oldObject` to `newObject`.
-    static func deliver(to observers: [Observer], oldObject: Any?, newObject: Any?) {
-        for observer in observers {
-            observer.deliver(oldObject: oldObject, newObject: newObject)
         }
     }
 

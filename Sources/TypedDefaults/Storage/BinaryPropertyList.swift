@@ -3,9 +3,8 @@ import Foundation
 /// Reads and writes the binary property lists (`bplist00`) the Linux saver keeps a suite in.
 ///
 /// Why not `PropertyListSerialization`: swift-corelibs-foundation's binary writer and reader go through
-/// bridged objects and cost about 7 µs a key (measured: 0.78 s to encode and 0.42 s to parse a suite of
-/// 100,000 integers), so a save of a big suite took longer than the second in which a killed process
-/// must have saved. These cost what a Swift dictionary walk costs. Only the value kinds a
+/// bridged objects and cost several microseconds a key, so a save of a big suite took longer than the
+/// second in which a killed process must have saved (figures in Performance.md). These cost what a Swift dictionary walk costs. Only the value kinds a
 /// `UserDefaults` domain holds are handled (string, integer, real, boolean, date, data, array,
 /// dictionary with string keys); for anything else, or a file it cannot vouch for, each function
 /// returns nil and the caller uses `PropertyListSerialization`, which stays the reference: Foundation

@@ -3,9 +3,8 @@
 ///
 /// An open-addressing table found by the hash a key computed once for its name, instead of a
 /// `Dictionary`: a `Dictionary` runs the name's hash through `Hasher` again on every lookup, and that
-/// lookup was the largest part of the library's share of a read. Measured on Linux (20,000 `Int` reads
-/// against plain reads, median of 21 rounds, 2026-11-23): 1.10 to 1.11 times the plain read with a
-/// `Dictionary`, 1.08 to 1.09 with this table. Names are never removed: a storage binds each name once.
+/// lookup was the largest part of the library's share of a read (figures in Performance.md). Names are
+/// never removed: a storage binds each name once.
 struct BindingTable<Entry> {
     private struct Slot {
         let storedName: String

@@ -25,10 +25,12 @@ public final class DefaultsStore: Sendable {
 
     /// A store over any storage: `UserDefaults`, ``InMemoryStorage``, or a backend of your own.
     ///
-    /// On Linux, a `UserDefaults` you made is saved the library's way, in the file Foundation reads (its
-    /// suite name is read from Foundation's object). Should a future Foundation hide that name, the
-    /// library says so once through ``ErrorReporting`` (``DefaultsError/savedBySynchronize(suite:reason:)``)
-    /// and lets `synchronize()` save it: prefer ``init(suiteName:keyPrefix:)`` for a suite.
+    /// A store over `UserDefaults.standard` is one with ``Defaults``. On Linux, a `UserDefaults` you made
+    /// for a suite is the suite: its store shares observers, `modify`'s lock and saving with
+    /// ``init(suiteName:keyPrefix:)``'s (the suite name is read from Foundation's object; should a future
+    /// Foundation hide it, the library says so once through ``ErrorReporting``
+    /// (``DefaultsError/savedBySynchronize(suite:reason:)``) and lets `synchronize()` save it). On Apple
+    /// platforms such a store has observers of its own: prefer ``init(suiteName:keyPrefix:)`` for a suite.
     public convenience init(storage: some KeyValueStorage, keyPrefix: String = "") {
         self.init(context: .forStorage(storage), keyPrefix: keyPrefix)
     }
@@ -49,6 +51,37 @@ public final class DefaultsStore: Sendable {
 
     /// The storage values are kept in.
     public var storage: any KeyValueStorage { context.storage }
+
+    // MARK: Reading
+
+    /// What the storage holds for `key`, or its registered default.
+    @usableFromInline
+    func object<Value>(for key: UserDefaultTypedKey<Value>) -> Any? {
+        let (name, tracked) = bound(key)
+        tracked.access()
+        return context.storage.object(forKey: name)
+    }
+
+    /// What a read of `key` gives for a stored object: the object converted to the key's type, or the
+    /// key's default when nothing is stored or the object does not read. Reads and observers share it.
+    @inlinable
+    static func value<Value>(of key: UserDefaultTypedKey<Value>, from object: consuming Any?) -> Value {
+        guard let object else { return key.defaultValue }
+        return Value(userDefaultsObject: object) ?? key.defaultValue
+    }
+
+    /// `key`'s stored name in this store (the prefix and the key's name), bound in the storage (its
+    /// default registered the first time the name is used with the key's value type), and the name as
+    /// Swift's Observation sees it.
+    func bound<Value>(_ key: UserDefaultTypedKey<Value>) -> (name: String, tracked: any TrackedName) {
+        let name = keyPrefix.isEmpty ? key.name : keyPrefix + key.name
+        return (name, context.bind(key, as: name))
+    }
+
+    /// `key`'s stored name in this store, bound as `bound(_:)` binds it.
+    func storedName<Value>(_ key: UserDefaultTypedKey<Value>) -> String {
+        bound(key).name
+    }
 
     // MARK: Reading and writing
 
@@ -105,28 +138,26 @@ public final class DefaultsStore: Sendable {
         -> Value
     {
         let (name, tracked) = bound(key)
-        var change: (oldObject: Any?, newObject: Any?)?
+        var commit: Commit?
         let value = try context.exclusively {
-            let oldObject = context.storage.object(forKey: name)
-            var value = Self.value(of: key, from: oldObject)
+            var value = Self.value(of: key, from: context.storage.object(forKey: name))
             try transform(&value)
             let object = value.userDefaultsObject
             if object == nil, !(value is any OptionalBox) {
                 throw DefaultsError.unconvertibleValue(key: name, type: "\(Value.self)")
             }
-            context.store(object, forName: name)
-            change = (oldObject, context.storage.object(forKey: name))
+            commit = context.commit(object, forName: name, tracked: tracked)
             return value
         }
-        if let change, Propagation.isOn {
-            tracked.change()
-            ObserverRegistry.deliver(
-                to: context.observers.observers(of: name), oldObject: change.oldObject, newObject: change.newObject)
-        }
+        if let commit { context.announce(commit) }
         return value
     }
 
     /// Whether a value is stored for `key`. Registered defaults and launch arguments do not count.
+    ///
+    /// Costs about one read when nothing is stored, when the key's default is `nil`, or when the stored
+    /// value differs from the default; a stored value equal to the default, or a name passed as a launch
+    /// argument, costs a listing of the storage (for `UserDefaults`, a copy of the domain).
     public func hasKey<Value>(_ key: UserDefaultTypedKey<Value>) -> Bool {
         context.storedObject(forName: storedName(key)) != nil
     }
@@ -150,19 +181,12 @@ public final class DefaultsStore: Sendable {
         self[key] == key.defaultValue
     }
 
-    /// The one path every change takes: storage and saving (Linux) together, then observers.
+    /// Every change but `modify`'s: committed in the storage's order (and recorded for saving on Linux),
+    /// then announced.
     func write(_ object: Any?, forStoredName name: String, tracked: (any TrackedName)? = nil) {
-        let observers = context.observers.observers(of: name)
-        // A name nothing in this storage bound has no tracked name and no observers: observing binds.
-        guard let tracked = tracked ?? context.trackedName(name), Propagation.isOn else {
-            return context.store(object, forName: name)
+        if let commit = context.commit(object, forName: name, tracked: tracked) {
+            context.announce(commit)
         }
-        let oldObject = observers.isEmpty ? nil : context.storage.object(forKey: name)
-        context.store(object, forName: name)
-        tracked.change()
-        guard !observers.isEmpty else { return }
-        ObserverRegistry.deliver(
-            to: observers, oldObject: oldObject, newObject: context.storage.object(forKey: name))
     }
 
     /// Runs `body`; the writes it makes through any store, on this thread and in tasks it waits for, do
@@ -184,30 +208,16 @@ public final class DefaultsStore: Sendable {
     /// and when the process exits, and on Apple platforms the system does. Call it to know the values
     /// are on disk, or to learn that they cannot be written (a read-only home, a full disk).
     public func flush() throws {
-        try context.persistence?.flush()
-    }
-
-    /// What a read of `key` gives for a stored object: the object converted to the key's type, or the
-    /// key's default when nothing is stored or the object does not read. Reads and observers share it.
-    @inlinable
-    static func value<Value>(of key: UserDefaultTypedKey<Value>, from object: consuming Any?) -> Value {
-        guard let object else { return key.defaultValue }
-        return Value(userDefaultsObject: object) ?? key.defaultValue
+        try context.flush()
     }
 
     // MARK: Suites
 
     /// Removes every value of the suite `suiteName` from memory and disk, as
-    /// `UserDefaults.removeSuite(named:)` does on Apple platforms.
+    /// `UserDefaults.removeSuite(named:)` does on Apple platforms. Writes not saved yet are dropped, not
+    /// saved later; observers of the suite hear of each value removed (Linux).
     public static func removeSuite(named suiteName: String) {
-        guard let context = StorageContext.forSuite(suiteName),
-            let defaults = context.storage as? UserDefaults
-        else { return }
-        if let persistence = context.persistence {
-            persistence.removeDomain()
-        } else {
-            defaults.removePersistentDomain(forName: suiteName)
-        }
+        StorageContext.forSuite(suiteName)?.removeDomain()
     }
 }
 

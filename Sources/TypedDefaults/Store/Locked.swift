@@ -1,14 +1,13 @@
 import Foundation
 
-/// A value guarded by a lock: the library's one synchronization primitive.
-///
-/// An `NSLock`, which every platform has. A typed read on `UserDefaults` costs about two
-/// microseconds on Linux, nearly all of it Foundation's; the lock adds a few tens of nanoseconds.
+/// A value guarded by a lock, which every platform has (an `NSLock`): the library's state shared
+/// between threads lives in these. Orders that span several steps (a write and its record, a save)
+/// use plain `NSLock`s, named where they live.
 final class Locked<State>: @unchecked Sendable {
     // @unchecked: `state` is only reached through `withLock`.
     private let lock = NSLock()
     // Unchecked: the lock already makes every access exclusive, and the run-time check Swift would add
-    // cost a write about 250 instructions across its locks (callgrind, Linux, 2026-11-22).
+    // costs every read and write through a key (see Performance.md).
     @exclusivity(unchecked) private var state: State
 
     init(_ state: State) {

@@ -1,23 +1,47 @@
 import Foundation
 
-/// What every store over one storage shares: the storage, the names bound in it, the observers, and
-/// (on Linux) the persistence that saves its writes.
+/// Which `UserDefaults` domain a storage is: the standard one, a suite, or one the library cannot name
+/// (a `UserDefaults` made by the caller, on a platform that does not tell its suite).
+enum DefaultsDomain: Equatable, Sendable {
+    case standard
+    case suite(String)
+    case unknown
+
+    /// The domain's name, as files and errors name it.
+    var name: String {
+        switch self {
+        case .standard: StorageContext.standardDomain
+        case .suite(let name): name
+        case .unknown: "?"
+        }
+    }
+}
+
+/// What every store over one storage shares: the storage, the names bound in it, the observers, the
+/// order of its changes and (on Linux) the saver that saves its writes.
 ///
-/// There is one context per suite name and one per storage object, so two stores over the same suite
-/// see each other's registrations and notify each other's observers. A context lives as long as a store,
-/// an observation or a wrapper over it does: `DefaultsStore(storage:)` stores that nobody holds any more
-/// are freed with their storage and everything bound in it. Suite contexts live for the process, as
-/// Foundation's own suites do.
-final class StorageContext: @unchecked Sendable {
-    // @unchecked: `storage` is required to be thread-safe (see `KeyValueStorage`); the rest is `let`
-    // or guarded by a lock.
+/// One context per suite, however its stores were made: `DefaultsStore(suiteName: "S")` and
+/// `DefaultsStore(storage: UserDefaults(suiteName: "S")!)` share one, where the platform tells a
+/// `UserDefaults`' suite (Linux; on Apple platforms only `UserDefaults.standard` is recognized). Other
+/// storages get one context per object, freed with the last store, observation or wrapper over it.
+/// Suite contexts live for the process, as Foundation's own suites do.
+final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
+    // @unchecked: `storage` is required to be thread-safe (see `KeyValueStorage`); `sequence` is
+    // guarded by `writeOrder`; the rest is `let` or guarded by a lock.
     let storage: any KeyValueStorage
-    /// The suite name, when known: it names the file on Linux and the persistent domain.
-    let domain: String?
-    let persistence: Persistence?
+    /// The `UserDefaults` domain, for a `UserDefaults` storage.
+    let domain: DefaultsDomain?
+    /// Saves the storage's writes where the platform does not (Linux); nil elsewhere and for other
+    /// storages. The context's one seam to the platform.
+    let saver: (any DomainSaver)?
     let observers = ObserverRegistry()
     /// Makes `modify` calls over this storage take turns.
     private let modifyLock = NSLock()
+    /// Orders the storage's changes: a value, the saver's record that it must be saved and the change's
+    /// sequence number change together (lock order: see `LinuxSaver`).
+    private let writeOrder = NSLock()
+    /// The number of the last change announced; guarded by `writeOrder`.
+    private var sequence: UInt64 = 0
 
     /// The names bound in this storage by a read or write through a key, so that a key's default is
     /// registered and checked once per name and type, not on every access; each with the key object that
@@ -37,16 +61,16 @@ final class StorageContext: @unchecked Sendable {
     private let keyRecords: Locked<[String: any AnyTypedKey]>
     private static let userDefaultsKeyRecords = Locked<[String: any AnyTypedKey]>([:])
 
-    private init(storage: any KeyValueStorage, domain: String?) {
+    private init(storage: any KeyValueStorage, domain: DefaultsDomain?) {
         self.storage = storage
         self.domain = domain
         keyRecords = storage is UserDefaults ? Self.userDefaultsKeyRecords : Locked([:])
-        if let defaults = storage as? UserDefaults {
-            persistence = Persistence.make(domain: domain, defaults: defaults)
+        if let defaults = storage as? UserDefaults, let domain {
+            saver = Platform.makeSaver(domain: domain, defaults: defaults)
         } else {
-            persistence = nil
+            saver = nil
         }
-        persistence?.onChangesSaved { [weak self] changes in self?.deliverChangesSavedElsewhere(changes) }
+        saver?.attach(to: self)
     }
 
     deinit {
@@ -63,6 +87,7 @@ final class StorageContext: @unchecked Sendable {
         weak var context: StorageContext?
     }
 
+    /// Taken alone, and never across file I/O or a user callback.
     private static let bySuite = Locked<[String: StorageContext]>([:])
     /// Weak, so that a storage nobody uses any more is freed; the context holds its storage, so while
     /// an entry's context lives no other object can take its identifier.
@@ -71,32 +96,44 @@ final class StorageContext: @unchecked Sendable {
     /// The domain of `UserDefaults.standard`: the bundle identifier, else the process name.
     static let standardDomain = Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
 
-    static let standard = StorageContext(storage: UserDefaults.standard, domain: standardDomain)
+    static let standard = StorageContext(storage: UserDefaults.standard, domain: .standard)
 
     /// The context of suite `suiteName`, or nil for a name that is not a plain file name, a suite whose
     /// file is there but not a regular file (Linux), or one `UserDefaults(suiteName:)` refuses.
     static func forSuite(_ suiteName: String) -> StorageContext? {
         guard SuiteName.isPlainFileName(suiteName) else { return nil }
+        if let context = bySuite.withLock({ $0[suiteName] }) { return context }
+        // Made outside the map's lock, since making it looks at the suite's file; the first one in wins.
+        guard Platform.isUsableSuite(suiteName), let defaults = UserDefaults(suiteName: suiteName) else {
+            return nil
+        }
+        let made = StorageContext(storage: defaults, domain: .suite(suiteName))
         return bySuite.withLock { contexts in
             if let context = contexts[suiteName] { return context }
-            guard Persistence.suiteFileIsUsable(suiteName), let defaults = UserDefaults(suiteName: suiteName) else {
-                return nil
-            }
-            let context = StorageContext(storage: defaults, domain: suiteName)
-            contexts[suiteName] = context
-            return context
+            contexts[suiteName] = made
+            return made
         }
     }
 
-    static func forStorage(_ storage: any KeyValueStorage) -> StorageContext {
-        if storage === UserDefaults.standard { return standard }
+    /// The context of `storage`: its suite's, for a `UserDefaults` whose suite the platform tells;
+    /// else one per storage object.
+    static func forStorage(_ storage: some KeyValueStorage) -> StorageContext {
+        var domain: DefaultsDomain?
+        if let defaults = storage as? UserDefaults {
+            domain = Platform.domain(of: defaults)
+            switch domain {
+            case .standard: return .standard
+            case .suite(let name): if let context = forSuite(name) { return context }
+            default: break
+            }
+        }
+        let identifier = ObjectIdentifier(storage)
+        if let context = byObject.withLock({ $0[identifier]?.context }) { return context }
+        let made = StorageContext(storage: storage, domain: domain)
         return byObject.withLock { contexts in
-            let identifier = ObjectIdentifier(storage)
             if let context = contexts[identifier]?.context { return context }
-            // A UserDefaults made by the caller: its suite name cannot be read back from it.
-            let context = StorageContext(storage: storage, domain: nil)
-            contexts[identifier] = WeakContext(context: context)
-            return context
+            contexts[identifier] = WeakContext(context: made)
+            return made
         }
     }
 
@@ -118,9 +155,8 @@ final class StorageContext: @unchecked Sendable {
         let keyObject = ObjectIdentifier(key)
         guard let bound = bindings.withLock({ $0.entry(for: storedName, nameHash: nameHash, valueType: valueType) })
         else {
-            persistence?.watch()
+            saver?.prepareForFirstUse()
             recordUses(CollectionOfOne((storedName, key)))
-            persistence?.loadOnce()
             let tracked = trackedNames.withLock { names in
                 if let tracked = names[storedName] { return tracked }
                 let tracked = makeTrackedName()
@@ -176,14 +212,77 @@ final class StorageContext: @unchecked Sendable {
         keyRecords.withLock { records in records.mapValues(\.defaultObject) }
     }
 
-    // MARK: Writing
+    // MARK: Changing values: the one commit-and-announce path
 
-    /// Stores `object` under `name` (`nil` removes it) and, on Linux, records it for saving, as one step:
-    /// the value and the record that it must be saved change together.
-    func store(_ object: Any?, forName name: String) {
-        if let persistence {
-            persistence.store(object, forKey: name)
-        } else if let object {
+    /// Stores `object` under `name` (`nil` removes it) and has the saver record it, as one step in the
+    /// storage's order of changes. Returns what observers and Swift's Observation must hear, to be passed
+    /// to `announce` once no lock is held; nil when nobody can be listening (a name never bound, or a
+    /// write inside `withoutPropagation`).
+    func commit(_ object: Any?, forName name: String, tracked: (any TrackedName)?) -> Commit? {
+        let observers = observers.observers(of: name)
+        // A name nothing in this storage bound has no tracked name and no observers: observing binds.
+        guard let tracked = tracked ?? trackedName(name), Propagation.isOn else {
+            writeOrder.lock()
+            defer { writeOrder.unlock() }
+            store(object, forName: name)
+            saver?.recordWrite(object, forName: name)
+            return nil
+        }
+        writeOrder.lock()
+        defer { writeOrder.unlock() }
+        let oldObject = observers.isEmpty ? nil : storage.object(forKey: name)
+        store(object, forName: name)
+        saver?.recordWrite(object, forName: name)
+        sequence &+= 1
+        let newObject = observers.isEmpty ? nil : storage.object(forKey: name)
+        return Commit(
+            tracked: tracked, observers: observers,
+            change: ObjectChange(oldObject: oldObject, newObject: newObject, sequence: sequence))
+    }
+
+    func applySavedElsewhere(_ changed: [String: Any?], isOwnWrite: (String) -> Bool) -> [Commit] {
+        writeOrder.lock()
+        defer { writeOrder.unlock() }
+        let held = storedValues() ?? [:]
+        var commits: [Commit] = []
+        for (name, object) in changed where !isOwnWrite(name) {
+            // Already so here (Foundation read it, or this process wrote it): nothing to bring in.
+            if propertyListsEqual(held[name], object) { continue }
+            let oldObject = storage.object(forKey: name)
+            store(object, forName: name)
+            sequence &+= 1
+            commits.append(
+                Commit(
+                    tracked: trackedName(name), observers: observers.observers(of: name),
+                    change: ObjectChange(oldObject: oldObject, newObject: storage.object(forKey: name), sequence: sequence)
+                ))
+        }
+        return commits
+    }
+
+    func announce(_ commits: [Commit]) {
+        for commit in commits { announce(commit) }
+    }
+
+    /// Tells Swift's Observation and the observers of a change. Called with no lock held: an observer
+    /// may read and write the store.
+    func announce(_ commit: Commit) {
+        commit.tracked?.change()
+        for observer in commit.observers {
+            observer.deliver(commit.change)
+        }
+    }
+
+    /// What the storage holds for `name` now, and the number of the last change announced: a change
+    /// numbered after it is not in the value.
+    func currentObject(forName name: String) -> (object: Any?, sequence: UInt64) {
+        writeOrder.lock()
+        defer { writeOrder.unlock() }
+        return (storage.object(forKey: name), sequence)
+    }
+
+    private func store(_ object: Any?, forName name: String) {
+        if let object {
             storage.set(object, forKey: name)
         } else {
             storage.removeObject(forKey: name)
@@ -191,40 +290,84 @@ final class StorageContext: @unchecked Sendable {
     }
 
     /// Runs `body` so that no other `exclusively` over this storage runs meanwhile: in this process, and
-    /// on Linux in any process that saves the suite (see `Persistence.exclusively`).
+    /// on Linux in any process that saves the suite (see `DomainSaver.exclusively`).
     func exclusively<Result>(_ body: () throws -> Result) throws -> Result {
         modifyLock.lock()
         defer { modifyLock.unlock() }
-        guard let persistence else { return try body() }
-        return try persistence.exclusively(body)
+        guard let saver else { return try body() }
+        return try saver.exclusively(body)
     }
 
-    /// Tells observers of values another process saved in the suite's file (Linux).
-    private func deliverChangesSavedElsewhere(_ changes: [SavedChange]) {
-        for change in changes {
-            trackedName(change.name)?.change()
-            ObserverRegistry.deliver(
-                to: observers.observers(of: change.name), oldObject: change.oldObject, newObject: change.newObject)
+    /// Saves pending writes now (Linux).
+    func flush() throws {
+        try saver?.flush()
+    }
+
+    /// Removes every value of the domain from memory and disk; observers hear of each.
+    func removeDomain() {
+        guard let saver else {
+            (storage as? UserDefaults)?.removePersistentDomain(forName: domain?.name ?? "")
+            return
         }
+        let commits = writeOrder.withLock {
+            saver.forgetUnsavedWrites()
+            var commits: [Commit] = []
+            for name in (saver.storedValues() ?? [:]).keys {
+                let oldObject = storage.object(forKey: name)
+                storage.removeObject(forKey: name)
+                sequence &+= 1
+                commits.append(
+                    Commit(
+                        tracked: trackedName(name), observers: observers.observers(of: name),
+                        change: ObjectChange(
+                            oldObject: oldObject, newObject: storage.object(forKey: name), sequence: sequence)))
+            }
+            return commits
+        }
+        saver.removeFile()
+        announce(commits)
     }
 
     // MARK: Reading what is stored
 
     /// Every stored value, without registered defaults and launch arguments, if the storage can list them.
     func storedValues() -> [String: Any]? {
-        if let persistence { return persistence.storedValues() }
-        if let defaults = storage as? UserDefaults, let domain {
-            return defaults.persistentDomain(forName: domain) ?? [:]
+        if let saver { return saver.storedValues() }
+        if let defaults = storage as? UserDefaults, let domain, domain != .unknown {
+            return defaults.persistentDomain(forName: domain.name) ?? [:]
         }
         return storage.storedValues()
     }
 
-    /// The object stored for `name`, not counting registered defaults. A backend that cannot list its
-    /// values cannot tell a stored value equal to the registered default from the default itself.
+    /// The object stored for `name`, not counting registered defaults and launch arguments.
+    ///
+    /// About the cost of one read wherever the library can tell without listing the storage: nothing
+    /// readable at all, or a value that is not a launch argument and differs from the default the
+    /// library registered (or there is none). Else the storage's listing decides (for `UserDefaults`, a
+    /// copy of the whole domain). A backend that cannot list its values cannot tell a stored value equal
+    /// to the registered default from the default itself.
     func storedObject(forName name: String) -> Any? {
-        if let stored = storedValues() { return stored[name] }
         guard let object = storage.object(forKey: name) else { return nil }
+        if !LaunchArguments.names.contains(name), let record = keyRecords.withLock({ $0[name] }) {
+            if record.defaultObject == nil || !propertyListsEqual(object, record.defaultObject) { return object }
+        }
+        if let stored = storedValues() { return stored[name] }
         let defaultObject = keyRecords.withLock { $0[name]?.defaultObject }
         return propertyListsEqual(object, defaultObject) ? nil : object
     }
+}
+
+/// A change made in a storage, to be announced once no lock is held: to Swift's Observation through
+/// the name's tracked name, and to the name's observers.
+struct Commit {
+    let tracked: (any TrackedName)?
+    let observers: [Observer]
+    let change: ObjectChange
+}
+
+/// The names `UserDefaults` may hold a launch argument for (`-name value`): any argument that starts
+/// with a dash, a few more than Foundation reads, so that a name here may have one.
+enum LaunchArguments {
+    static let names: Set<String> = Set(
+        CommandLine.arguments.dropFirst().lazy.filter { $0.hasPrefix("-") }.map { String($0.dropFirst()) })
 }

@@ -1,0 +1,104 @@
+#if os(Linux)
+    import Foundation
+
+    extension SuiteFile {
+        /// Writes `bytes` to a new temporary file beside the target and renames it over the target, so
+        /// that a reader or a crash sees the old file or the new one, never half of one. The temporary
+        /// file has a name nobody can predict and is created, never opened: a link planted there makes
+        /// the save fail rather than write through it. It takes the mode and owner of the file it
+        /// replaces. Returns the new version, or nil when it cannot be known for certain.
+        ///
+        /// No `fsync`: the claim is that values survive the process (exit, a kill), which the page cache
+        /// guarantees; surviving a power cut would cost a disk flush per save, and Foundation's own
+        /// `synchronize()` does not flush either.
+        func replace(with bytes: [UInt8], keeping owner: FileOwner?) throws -> FileVersion? {
+            let temporaryPath = directory + "/" + temporaryPrefix + randomSuffix(count: 12)
+            let descriptor: Int32
+            do {
+                descriptor = try retryingInterrupts {
+                    open(temporaryPath, O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, owner?.mode ?? 0o600)
+                }
+            } catch {
+                throw FileFailure.failed("cannot create", temporaryPath, error)
+            }
+            do {
+                if let owner {
+                    guard fchmod(descriptor, owner.mode) == 0 else {
+                        throw FileFailure.failed("cannot keep the mode of", path, .current)
+                    }
+                    if owner.user != geteuid() || owner.group != getegid() {
+                        guard fchown(descriptor, owner.user, owner.group) == 0 else {
+                            throw FileFailure.failed("cannot keep the owner (user \(owner.user)) of", path, .current)
+                        }
+                    }
+                }
+                try writeAll(bytes, to: descriptor, path: temporaryPath)
+                guard rename(temporaryPath, path) == 0 else { throw FileFailure.failed("cannot replace", path, .current) }
+            } catch {
+                close(descriptor)
+                unlink(temporaryPath)
+                throw error
+            }
+            // Kept open, and trusted only if the name still leads to it.
+            let written = FileVersion(written: descriptor)
+            var status = stat()
+            guard lstat(path, &status) == 0, FileIdentity(status).sameFile(as: written.identity) else { return nil }
+            return written
+        }
+
+        private func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws {
+            var offset = 0
+            while offset < bytes.count {
+                let count: Int
+                do {
+                    count = try retryingInterrupts {
+                        bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+                    }
+                } catch {
+                    throw FileFailure.failed("cannot write", path, error)
+                }
+                // A write that makes no progress without an error: the disk is full.
+                guard count > 0 else { throw FileFailure.failed("cannot write", path, Errno(code: ENOSPC)) }
+                offset += count
+            }
+        }
+
+        /// Moves the file, which is not a property list, aside under a name of its own, so that saving
+        /// does not overwrite bytes it cannot read: they may be a user's values another tool can recover.
+        /// The new name is unique and the move never replaces a file (a hard link, then the old name
+        /// removed): two unreadable files in a row are both kept. Returns the new path.
+        func moveAside() throws -> String {
+            while true {
+                // `<suite>.plist.unreadable-xxxxxx` fits a file name for every suite name `SuiteName` allows.
+                let keptPath = path + ".unreadable-" + randomSuffix(count: 6)
+                do {
+                    _ = try retryingInterrupts { link(path, keptPath) }
+                } catch {
+                    if error == .exists { continue }
+                    throw FileFailure.failed("cannot move aside the unreadable", path, error)
+                }
+                unlink(path)
+                return keptPath
+            }
+        }
+
+        /// Removes temporary files left by a save that was killed. Called under the file lock: no other
+        /// save is writing one then.
+        func removeStaleTemporaryFiles() {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            for name in names where name.hasPrefix(temporaryPrefix) {
+                unlink(directory + "/" + name)
+            }
+        }
+
+        /// Removes the suite's file (a link there is removed, not followed). The lock file stays.
+        func removeFile() {
+            unlink(path)
+        }
+
+        private func randomSuffix(count: Int) -> String {
+            let characters = Array("abcdefghijklmnopqrstuvwxyz0123456789")
+            return String((0..<count).map { _ in characters.randomElement()! })
+        }
+    }
+#endif

@@ -1,0 +1,36 @@
+#if os(Linux)
+    import Foundation
+
+    /// Saves every domain's pending writes when the process exits normally (`exit()` or a return from
+    /// main). Weak: a saver nobody uses any more saves from its `deinit` and is freed.
+    final class ExitSaver: Sendable {
+        private struct Entry {
+            weak var saver: LinuxSaver?
+        }
+
+        static let shared = ExitSaver()
+        /// Taken alone, never across a save.
+        private let savers = Locked<[Entry]>([])
+
+        private init() {
+            atexit { ExitSaver.shared.saveAll() }
+        }
+
+        func add(_ saver: LinuxSaver) {
+            savers.withLock { entries in
+                entries.removeAll { $0.saver == nil }
+                entries.append(Entry(saver: saver))
+            }
+        }
+
+        func saveAll() {
+            for saver in savers.withLock({ $0.compactMap(\.saver) }) {
+                do {
+                    try saver.flush()
+                } catch {
+                    ErrorReporting.report(error)
+                }
+            }
+        }
+    }
+#endif

@@ -1,0 +1,116 @@
+#if os(Linux)
+    import Glibc
+
+    /// What identifies one version of a file: a save that finds the same identity knows the contents.
+    struct FileIdentity: Equatable {
+        let device: UInt64
+        let inode: UInt64
+        let size: Int64
+        let modified: timespec
+        let changed: timespec
+
+        init(_ status: stat) {
+            device = UInt64(status.st_dev)
+            inode = UInt64(status.st_ino)
+            size = Int64(status.st_size)
+            modified = status.st_mtim
+            changed = status.st_ctim
+        }
+
+        func sameFile(as other: FileIdentity?) -> Bool {
+            guard let other else { return false }
+            return device == other.device && inode == other.inode && size == other.size
+        }
+
+        static func == (lhs: FileIdentity, rhs: FileIdentity) -> Bool {
+            lhs.sameFile(as: rhs) && lhs.modified.tv_sec == rhs.modified.tv_sec
+                && lhs.modified.tv_nsec == rhs.modified.tv_nsec && lhs.changed.tv_sec == rhs.changed.tv_sec
+                && lhs.changed.tv_nsec == rhs.changed.tv_nsec
+        }
+    }
+
+    /// The mode and owner a replaced file keeps.
+    struct FileOwner {
+        let mode: mode_t
+        let user: uid_t
+        let group: gid_t
+
+        init(_ status: stat) {
+            mode = status.st_mode & 0o7777
+            user = status.st_uid
+            group = status.st_gid
+        }
+    }
+
+    /// One version of the suite's file, held open.
+    ///
+    /// Held open, its inode number cannot be given to a new file, so an identity that matches it is that
+    /// very version (the status times alone would not tell: they move in steps of a clock tick, several
+    /// milliseconds, and saves come faster).
+    final class FileVersion {
+        let descriptor: Int32
+        let identity: FileIdentity
+        let owner: FileOwner
+
+        private init(descriptor: Int32, status: stat) {
+            self.descriptor = descriptor
+            identity = FileIdentity(status)
+            owner = FileOwner(status)
+        }
+
+        /// The file just written through `descriptor`, its identity taken now.
+        convenience init(written descriptor: Int32) {
+            var status = stat()
+            fstat(descriptor, &status)
+            self.init(descriptor: descriptor, status: status)
+        }
+
+        /// The suite's file at `path` as it is now, opened without following a link and without waiting;
+        /// nil when there is none. Anything but a readable regular file is refused and left as it is.
+        static func open(_ path: String) throws -> FileVersion? {
+            let descriptor: Int32
+            do {
+                descriptor = try retryingInterrupts { Glibc.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
+            } catch {
+                switch error {
+                case .noSuchFile: return nil
+                case .symbolicLink:
+                    throw FileFailure.refused(path: path, reason: "it is a symbolic link, which the library does not follow")
+                default: throw FileFailure.refused(path: path, reason: "it cannot be read: \(error)")
+                }
+            }
+            var status = stat()
+            guard fstat(descriptor, &status) == 0 else {
+                let error = Errno.current
+                close(descriptor)
+                throw FileFailure.refused(path: path, reason: "its status cannot be read: \(error)")
+            }
+            guard status.st_mode & S_IFMT == S_IFREG else {
+                close(descriptor)
+                throw FileFailure.refused(path: path, reason: "it is not a regular file")
+            }
+            return FileVersion(descriptor: descriptor, status: status)
+        }
+
+        deinit { close(descriptor) }
+
+        /// The whole file.
+        func readAll(path: String) throws -> [UInt8] {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(Int(identity.size) + 1)
+            var buffer = [UInt8](repeating: 0, count: 1 << 20)
+            while true {
+                let count: Int
+                do {
+                    count = try retryingInterrupts {
+                        buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                    }
+                } catch {
+                    throw FileFailure.failed("cannot read", path, error)
+                }
+                if count == 0 { return bytes }
+                bytes.append(contentsOf: buffer[0..<count])
+            }
+        }
+    }
+#endif

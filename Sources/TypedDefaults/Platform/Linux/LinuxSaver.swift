@@ -1,0 +1,389 @@
+#if os(Linux)
+    import Foundation
+
+    // Linux (swift-corelibs-foundation): a value is written to disk only by `synchronize()`, which
+    // rewrites the whole file as an XML property list (dates lose their fractional seconds) and races
+    // with other processes doing the same. So the library records each write it makes and saves them
+    // itself: a short while after a burst of writes, at `flush()`, and when the process exits. Saving
+    // takes a file lock shared with other processes, reads the file (unless it is unchanged since this
+    // process last read or wrote it), applies only this process's changes, and replaces the file
+    // atomically with a binary property list, which keeps dates exact and Foundation reads as before. It
+    // never follows a symbolic link, never opens anything but a regular file, and never replaces a file
+    // it could not read.
+    //
+    // Foundation on Linux also reads a suite's file once and never again, so the saver watches the file
+    // (`SuiteWatcher`) once a key of the suite is used, and brings values another process saved (or a
+    // hand edit) into this process through the context's commit path, which tells observers, unless
+    // this process has an unsaved write of its own for that name.
+    //
+    // Lock order, the one place it is written: `saving` → the suite's file lock → the context's write
+    // order → `pending`. A lock is only ever taken after the ones before it. The process-wide maps (the
+    // suite map, the watcher's and the exit saver's lists) are taken alone, never across file I/O, a
+    // save or a user callback; observers are told only once every lock is released.
+
+    /// Saves the writes the library makes to one `UserDefaults` domain on Linux.
+    final class LinuxSaver: DomainSaver, @unchecked Sendable {
+        // @unchecked: `UserDefaults` is thread-safe but not marked Sendable on Linux; `known` is guarded
+        // by `saving`, the rest by their own locks.
+
+        /// How long after the first of a burst of writes they are saved: far below a second, so that a
+        /// process killed a second after a write has saved it, and long enough to gather a burst.
+        static let saveDelay: DispatchTimeInterval = .milliseconds(100)
+
+        private struct Pending {
+            /// The names this process wrote and has not saved yet, with their last object (nil: removed).
+            var changes: [String: Any?] = [:]
+            var saveScheduled = false
+        }
+
+        /// The domain's name, as errors name it.
+        let domain: String
+        private let defaults: UserDefaults
+        /// The name under which Foundation lists the domain's values as this process holds them; nil when
+        /// the library cannot save the domain its own way.
+        private let listedDomain: String?
+        /// Where Foundation keeps the domain; nil when the library cannot save it its own way.
+        private let file: SuiteFile?
+        private let pending = Locked(Pending())
+        /// Serializes saves and looks at the file within the process (the file lock does across
+        /// processes), and guards `known`.
+        private let saving = NSLock()
+        /// What the file held when this process last read or wrote it, and that version, held open (nil
+        /// when it is unknown, or there was no file): a save or a look that finds the same version does
+        /// not read and parse it again, and what differs from it was saved by someone else.
+        private var known: (version: FileVersion?, contents: [String: Any])?
+        private var removedStaleTemporaryFiles = false
+        private let receiver = Locked<WeakReceiver>(WeakReceiver())
+        private let firstUse = Locked(false)
+
+        private struct WeakReceiver {
+            weak var receiver: (any SavedChangeReceiver)?
+        }
+
+        private init(domain: String, file: SuiteFile?, listedDomain: String?, defaults: UserDefaults) {
+            self.domain = domain
+            self.file = file
+            self.listedDomain = listedDomain
+            self.defaults = defaults
+        }
+
+        deinit {
+            // Only the saver of a `UserDefaults` whose suite name cannot be read is ever freed: save what
+            // it wrote.
+            do {
+                try flush()
+            } catch {
+                ErrorReporting.report(error)
+            }
+        }
+
+        /// A saver for `defaults`, whose domain is `domain` (nil: the library cannot tell, and lets
+        /// Foundation's `synchronize()` save it, saying so once).
+        static func make(domain: DefaultsDomain, defaults: UserDefaults) -> LinuxSaver {
+            let saver: LinuxSaver
+            switch domain {
+            case .standard, .suite:
+                let name = domain.name
+                saver = LinuxSaver(
+                    domain: name, file: SuiteFile(domain: name),
+                    listedDomain: domain == .standard ? CorelibsInternals.standardDomainListing : name,
+                    defaults: defaults)
+            case .unknown:
+                saver = LinuxSaver(domain: "?", file: nil, listedDomain: nil, defaults: defaults)
+                ErrorReporting.report(
+                    DefaultsError.savedBySynchronize(
+                        suite: "?", reason: "the suite name of a UserDefaults made by the caller cannot be read"))
+            }
+            // What the file holds is read before Foundation reads it, so that anything saved after this
+            // look, which Foundation may or may not have read, is brought in later; a look after
+            // Foundation's read would take a value Foundation never saw for one it has.
+            saver.lookOnce()
+            ExitSaver.shared.add(saver)
+            return saver
+        }
+
+        func attach(to receiver: any SavedChangeReceiver) {
+            self.receiver.withLock { $0.receiver = receiver }
+        }
+
+        // MARK: Writes
+
+        func recordWrite(_ object: Any?, forName name: String) {
+            let mustSchedule = pending.withLock { state -> Bool in
+                state.changes.updateValue(object, forKey: name)
+                defer { state.saveScheduled = true }
+                return !state.saveScheduled
+            }
+            if mustSchedule {
+                DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + Self.saveDelay) { [weak self] in
+                    do {
+                        try self?.flush()
+                    } catch {
+                        ErrorReporting.report(error)
+                    }
+                }
+            }
+        }
+
+        func hasUnsavedWrite(forName name: String) -> Bool {
+            pending.withLock { $0.changes[name] != nil }
+        }
+
+        func forgetUnsavedWrites() {
+            pending.withLock { $0.changes.removeAll() }
+        }
+
+        func storedValues() -> [String: Any]? {
+            listedDomain.map { defaults.persistentDomain(forName: $0) ?? [:] }
+        }
+
+        /// Removes the file under the file lock (the lock file stays: see `withFileLock`). Not through
+        /// Foundation's `removePersistentDomain(forName:)`: it calls `synchronize()`, and a
+        /// `synchronize()` of any suite rewrites every domain this process changed, the library's too, as
+        /// XML, from a copy of memory taken without the library's lock, which can put older values back.
+        func removeFile() {
+            guard let file else {
+                defaults.removePersistentDomain(forName: domain)
+                return
+            }
+            saving.lock()
+            defer { saving.unlock() }
+            known = nil
+            do {
+                try file.withLock { file.removeFile() }
+            } catch {
+                ErrorReporting.report(reported(error))
+            }
+        }
+
+        // MARK: Saving
+
+        func flush() throws {
+            let (notice, commits) = try saving.withLock { try savePending() }
+            // Told once the locks are released: an observer or a handler may well save again.
+            announce(commits)
+            if let notice { ErrorReporting.report(notice) }
+        }
+
+        /// Saves every pending write. Called with `saving` held.
+        private func savePending() throws -> (notice: DefaultsError?, commits: [Commit]) {
+            guard let file else {
+                let changes = takePending()
+                guard !changes.isEmpty else { return (nil, []) }
+                guard defaults.synchronize() else {
+                    restorePending(changes)
+                    throw DefaultsError.saveFailed(suite: domain, reason: "synchronize() failed")
+                }
+                return (nil, [])
+            }
+            guard pending.withLock({ !$0.changes.isEmpty }) else { return (nil, []) }
+            do {
+                return try file.withLock { try savePendingLocked(to: file) }
+            } catch {
+                throw reported(error)
+            }
+        }
+
+        /// Saves every pending write into `file`, whose lock this process holds, and brings in what others
+        /// saved there meanwhile. Called with `saving` held.
+        private func savePendingLocked(to file: SuiteFile) throws -> (notice: DefaultsError?, commits: [Commit]) {
+            let changes = takePending()
+            guard !changes.isEmpty else { return (nil, []) }
+            do {
+                if !removedStaleTemporaryFiles {
+                    removedStaleTemporaryFiles = true
+                    file.removeStaleTemporaryFiles()
+                }
+                var state = try look(at: file, movingAsideUnreadable: true)
+                let commits = bringIn(state.changedElsewhere, saving: changes)
+                for (name, object) in changes {
+                    state.contents[name] = object
+                }
+                let bytes = try Self.encode(state.contents)
+                known = nil
+                let version = try file.replace(with: bytes, keeping: state.owner)
+                known = (version, state.contents)
+                return (state.notice, commits)
+            } catch {
+                restorePending(changes)
+                throw error
+            }
+        }
+
+        /// Keeps what failed to save for the next attempt; a name written since is pending with its newer
+        /// value.
+        private func restorePending(_ changes: [String: Any?]) {
+            pending.withLock { state in
+                for (name, object) in changes where state.changes[name] == nil {
+                    state.changes.updateValue(object, forKey: name)
+                }
+            }
+        }
+
+        /// Takes the pending writes, to be saved.
+        private func takePending() -> [String: Any?] {
+            pending.withLock { state in
+                state.saveScheduled = false
+                defer { state.changes = [:] }
+                return state.changes
+            }
+        }
+
+        /// The error a failure of the saver's file work is reported as.
+        private func reported(_ error: any Error) -> DefaultsError {
+            switch error {
+            case let error as DefaultsError: return error
+            case FileFailure.failed(let action, let path, let errno?):
+                return .saveFailed(suite: domain, reason: "\(action) \(path): \(errno)")
+            case FileFailure.failed(let action, let path, nil):
+                return .saveFailed(suite: domain, reason: "\(action) \(path)")
+            case FileFailure.refused(let path, let reason):
+                return .fileRefused(suite: domain, path: path, reason: reason)
+            default:
+                return .saveFailed(suite: domain, reason: "\(error)")
+            }
+        }
+
+        // MARK: Other processes' saves
+
+        /// What a look at the file found.
+        private struct FileState {
+            var contents: [String: Any]
+            /// The names whose value differs from what the file held when this process last looked.
+            var changedElsewhere: [String: Any?]
+            var owner: FileOwner?
+            var notice: DefaultsError?
+        }
+
+        /// Reads the file, unless it is the version this process last read or wrote, and works out which
+        /// names someone else changed there. A file that is not a property list is moved aside when
+        /// `movingAsideUnreadable` (a save), else left to a later look (it may be half written by hand).
+        /// Called with `saving` held.
+        private func look(at file: SuiteFile, movingAsideUnreadable: Bool) throws -> FileState {
+            let existing = try FileVersion.open(file.path)
+            var state = FileState(contents: [:], changedElsewhere: [:], owner: existing?.owner)
+            if let known, let version = known.version, version.identity == existing?.identity {
+                state.contents = known.contents
+                return state
+            }
+            if let existing {
+                let bytes = try existing.readAll(path: file.path)
+                if !bytes.isEmpty {
+                    if let parsed = Self.parse(bytes) {
+                        state.contents = parsed
+                    } else {
+                        // A save keeps the bytes aside; either way this process goes on from what it
+                        // last saw.
+                        if movingAsideUnreadable {
+                            state.notice = .unreadableFileKept(suite: domain, path: try file.moveAside())
+                            state.owner = nil
+                        }
+                        state.contents = known?.contents ?? [:]
+                        return state
+                    }
+                }
+            }
+            if let known {
+                for (name, object) in state.contents where !propertyListsEqual(object, known.contents[name]) {
+                    state.changedElsewhere.updateValue(object, forKey: name)
+                }
+                for name in known.contents.keys where state.contents[name] == nil {
+                    state.changedElsewhere.updateValue(nil, forKey: name)
+                }
+            }
+            known = (existing, state.contents)
+            return state
+        }
+
+        /// Puts values someone else saved into this process, through the context's commit path, except
+        /// names this process has written and not saved yet (or is saving now, `saving`): its own last
+        /// write wins until it is saved. Returns what observers must hear.
+        private func bringIn(_ changed: [String: Any?], saving: [String: Any?] = [:]) -> [Commit] {
+            guard !changed.isEmpty, let receiver = receiver.withLock({ $0.receiver }) else { return [] }
+            return receiver.applySavedElsewhere(changed) { name in
+                saving[name] != nil || hasUnsavedWrite(forName: name)
+            }
+        }
+
+        private func announce(_ commits: [Commit]) {
+            guard !commits.isEmpty else { return }
+            receiver.withLock { $0.receiver }?.announce(commits)
+        }
+
+        func prepareForFirstUse() {
+            guard firstUse.withLock({ used in defer { used = true }; return !used }) else { return }
+            if let file { SuiteWatcher.shared.watch(self, file: file) }
+            CorelibsInternals.loadDomain(of: defaults)
+        }
+
+        /// Takes what the file holds as the version this process knows.
+        private func lookOnce() {
+            guard let file else { return }
+            saving.withLock { _ = try? look(at: file, movingAsideUnreadable: false) }
+        }
+
+        /// Called by the watcher when the file may have changed: brings in what someone else saved.
+        func fileMayHaveChanged() {
+            guard let file else { return }
+            let commits = saving.withLock {
+                (try? look(at: file, movingAsideUnreadable: false)).map { bringIn($0.changedElsewhere) } ?? []
+            }
+            announce(commits)
+        }
+
+        func exclusively<Result>(_ body: () throws -> Result) throws -> Result {
+            guard let file else { return try body() }
+            var commits: [Commit] = []
+            var notice: DefaultsError?
+            let result = try saving.withLock {
+                do {
+                    return try file.withLock {
+                        let state = try look(at: file, movingAsideUnreadable: true)
+                        notice = state.notice
+                        commits = bringIn(state.changedElsewhere)
+                        let result = try body()
+                        let saved = try savePendingLocked(to: file)
+                        commits += saved.commits
+                        notice = notice ?? saved.notice
+                        return result
+                    }
+                } catch let error as FileFailure {
+                    throw reported(error)
+                }
+            }
+            announce(commits)
+            if let notice { ErrorReporting.report(notice) }
+            return result
+        }
+
+        // MARK: The file's format
+
+        /// The dictionary in a suite's file: the library's own reader for the binary files it writes, and
+        /// Foundation's for anything else (an XML file from `synchronize()`, kinds the reader leaves).
+        private static func parse(_ bytes: [UInt8]) -> [String: Any]? {
+            if let dictionary = BinaryPropertyList.decode(bytes) { return dictionary }
+            guard
+                let parsed = try? PropertyListSerialization.propertyList(from: Data(bytes), format: nil)
+                    as? [String: Any]
+            else { return nil }
+            // Foundation's objects (NSNumber, ...) are left to Foundation's slow encoder, save after save:
+            // take them through its binary form once, which the library's reader turns into Swift values.
+            if let binary = try? PropertyListSerialization.data(fromPropertyList: parsed, format: .binary, options: 0),
+                let dictionary = BinaryPropertyList.decode([UInt8](binary))
+            {
+                return dictionary
+            }
+            return parsed
+        }
+
+        private static func encode(_ contents: [String: Any]) throws -> [UInt8] {
+            if let bytes = BinaryPropertyList.encode(contents) { return bytes }
+            do {
+                return [UInt8](
+                    try PropertyListSerialization.data(fromPropertyList: contents, format: .binary, options: 0))
+            } catch {
+                throw FileFailure.failed(action: "cannot encode the values (\(error)) of", path: "the suite", nil)
+            }
+        }
+    }
+#endif

@@ -1,0 +1,46 @@
+#if os(Linux)
+    import Foundation
+
+    /// Where Foundation keeps a domain on Linux, by its own rules (swift-corelibs-foundation 6.3.1):
+    /// `$XDG_CONFIG_HOME/<domain>.plist` when the variable is an absolute path, else
+    /// `$HOME/.config/<domain>.plist`, where an unset or empty `HOME` gives `/.config` and a relative one
+    /// is taken from the working directory. Not `NSHomeDirectory()`, which reads the password file.
+    ///
+    /// Resolved once, when the saver is made: a later `chdir` does not move the suite.
+    struct SuiteFile: Sendable {
+        let directory: String
+        /// The file's name in `directory`: `<domain>.plist`.
+        let fileName: String
+        let path: String
+        /// Beside the file, and never removed: two processes must always lock the same file.
+        let lockPath: String
+        /// The temporary files of this suite start with it; a random suffix follows.
+        let temporaryPrefix: String
+
+        /// The files of `domain`, or nil when `domain` is not a plain file name.
+        init?(domain: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
+            guard SuiteName.isPlainFileName(domain) else { return nil }
+            let configHome = environment["XDG_CONFIG_HOME"] ?? ""
+            var directory = configHome.hasPrefix("/") ? configHome : (environment["HOME"] ?? "") + "/.config"
+            if !directory.hasPrefix("/") {
+                directory = FileManager.default.currentDirectoryPath + "/" + directory
+            }
+            self.directory = directory
+            fileName = domain + ".plist"
+            path = directory + "/" + fileName
+            lockPath = directory + "/." + domain + ".plist.lock"
+            temporaryPrefix = "." + domain + ".plist.tmp-"
+        }
+
+        /// Creates the folder, as Foundation does at its first save.
+        func createDirectory() {
+            try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
+
+        /// Runs `body` holding the suite's file lock (see `withFileLock`), creating the folder first.
+        func withLock<Result>(_ body: () throws -> Result) throws -> Result {
+            createDirectory()
+            return try withFileLock(at: lockPath, body)
+        }
+    }
+#endif

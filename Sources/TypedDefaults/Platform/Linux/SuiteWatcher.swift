@@ -1,0 +1,119 @@
+#if os(Linux)
+    import Foundation
+
+    /// Tells each watched saver when its file may have changed: one inotify descriptor and one thread for
+    /// the process, a watch per folder. The file is replaced by a rename on every save, so the folder is
+    /// watched, not the file.
+    ///
+    /// A folder that is removed (and so stops being watched) is created again and watched again at once,
+    /// and its savers look at their files: a folder removed and made again by hand, or by a tool, does
+    /// not end the watch.
+    final class SuiteWatcher: @unchecked Sendable {
+        // @unchecked: `descriptor` is set once; the rest is guarded by `state`.
+        private struct Entry {
+            weak var saver: LinuxSaver?
+            let file: SuiteFile
+        }
+
+        /// Watch descriptor → file name → the savers kept in that file. Taken alone, never across a
+        /// system call or a saver's work.
+        private let state = Locked<[Int32: [String: [Entry]]]>([:])
+        private let descriptor: Int32
+
+        static let shared = SuiteWatcher()
+
+        private init() {
+            descriptor = inotify_init1(Int32(IN_CLOEXEC))
+            guard descriptor >= 0 else { return }
+            let thread = Thread { [self] in run() }
+            thread.name = "TypedDefaults file watcher"
+            thread.start()
+        }
+
+        private static let events = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE)
+
+        /// Watches `file` for `saver`; false when the system refuses (no inotify, too many watches).
+        @discardableResult
+        func watch(_ saver: LinuxSaver, file: SuiteFile) -> Bool {
+            add([Entry(saver: saver, file: file)], directory: file.directory)
+        }
+
+        /// Watches `directory` for `entries`, creating it first: Foundation creates it only at its first save.
+        private func add(_ entries: [Entry], directory: String) -> Bool {
+            guard descriptor >= 0 else { return false }
+            try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let watch = inotify_add_watch(descriptor, directory, Self.events)
+            guard watch >= 0 else { return false }
+            state.withLock { files in
+                for entry in entries where entry.saver != nil {
+                    files[watch, default: [:]][entry.file.fileName, default: []].append(entry)
+                }
+            }
+            return true
+        }
+
+        private func run() {
+            var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+            while true {
+                let count: Int
+                do {
+                    count = try retryingInterrupts {
+                        buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                    }
+                } catch {
+                    return
+                }
+                var changed: [LinuxSaver] = []
+                var unwatched: [[Entry]] = []
+                var offset = 0
+                // Each event: watch descriptor, mask, cookie, name length, then the name, NUL-padded.
+                while offset + 16 <= count {
+                    let (watch, mask, length) = buffer.withUnsafeBytes { bytes in
+                        (
+                            bytes.loadUnaligned(fromByteOffset: offset, as: Int32.self),
+                            bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self),
+                            Int(bytes.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
+                        )
+                    }
+                    let name = String(
+                        decoding: buffer[(offset + 16)..<min(offset + 16 + length, count)].prefix { $0 != 0 },
+                        as: UTF8.self)
+                    offset += 16 + length
+                    changed += state.withLock { files in
+                        if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                            // Events were lost: every saver looks again.
+                            return files.values.flatMap { $0.values.joined() }.compactMap(\.saver)
+                        }
+                        if mask & UInt32(IN_IGNORED) != 0 {
+                            // The folder is gone (or unmounted): watched again below.
+                            if let entries = files.removeValue(forKey: watch) {
+                                unwatched.append(Array(entries.values.joined()))
+                            }
+                            return []
+                        }
+                        // Savers released since are forgotten here.
+                        files[watch]?[name]?.removeAll { $0.saver == nil }
+                        return files[watch]?[name]?.compactMap(\.saver) ?? []
+                    }
+                }
+                for entries in unwatched {
+                    let live = entries.filter { $0.saver != nil }
+                    guard let directory = live.first?.file.directory else { continue }
+                    if add(live, directory: directory) {
+                        changed += live.compactMap(\.saver)
+                    } else {
+                        ErrorReporting.report(
+                            DefaultsError.saveFailed(
+                                suite: live.first?.saver?.domain ?? "?",
+                                reason: "\(directory) was removed and cannot be watched again; "
+                                    + "other processes' saves are seen at this process's next save"))
+                    }
+                }
+                var seen = Set<ObjectIdentifier>()
+                for saver in changed where seen.insert(ObjectIdentifier(saver)).inserted {
+                    saver.fileMayHaveChanged()
+                }
+            }
+        }
+    }
+#endif

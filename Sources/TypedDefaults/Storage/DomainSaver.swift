@@ -1,0 +1,41 @@
+/// What saves one `UserDefaults` domain's writes where Foundation does not save them itself (Linux):
+/// the one seam between a storage context and the platform. Apple platforms persist `UserDefaults`
+/// themselves and have no saver (see `Platform`).
+///
+/// The context calls it from one place each: its commit path (`recordWrite`), `modify`
+/// (`exclusively`), `flush()`, a name's first use, suite removal and the listing of stored values.
+protocol DomainSaver: AnyObject, Sendable {
+    /// Where the saver applies and announces values it finds saved by someone else. Set once, by the
+    /// context that owns the saver; held weakly.
+    func attach(to receiver: any SavedChangeReceiver)
+    /// A name of the domain is used for the first time: start watching for other processes' saves and
+    /// make Foundation read the domain, once.
+    func prepareForFirstUse()
+    /// `name` was just written (`nil`: removed) in the storage: save it soon. Called with the context's
+    /// write order held, so records change in the order values do.
+    func recordWrite(_ object: Any?, forName name: String)
+    /// Whether this process wrote `name` and has not saved it yet. Called with the write order held.
+    func hasUnsavedWrite(forName name: String) -> Bool
+    /// Saves every pending write now; throws when they cannot be saved (they stay pending).
+    func flush() throws
+    /// Runs `body` so that no other `exclusively` of the domain runs meanwhile, in this process or any
+    /// other, with what others saved brought in first and what `body` wrote saved before it returns.
+    func exclusively<Result>(_ body: () throws -> Result) throws -> Result
+    /// Forgets every unsaved write. Called with the write order held, as the context empties memory.
+    func forgetUnsavedWrites()
+    /// Removes the domain's file, under the domain's file lock.
+    func removeFile()
+    /// The domain's values as this process holds them, saved or not, or nil when they cannot be listed.
+    func storedValues() -> [String: Any]?
+}
+
+/// The storage context as its saver sees it: where values another process saved are put into the
+/// storage (through the context's one commit path) and announced to observers.
+protocol SavedChangeReceiver: AnyObject, Sendable {
+    /// Puts `changed` (name → object, `nil`: removed) into the storage, except names for which
+    /// `isOwnWrite` is true (this process's own last write wins until it is saved), under the write
+    /// order. Returns what must be announced once no lock is held.
+    func applySavedElsewhere(_ changed: [String: Any?], isOwnWrite: (String) -> Bool) -> [Commit]
+    /// Tells observers and Swift's Observation of `commits`. Called with no lock held.
+    func announce(_ commits: [Commit])
+}
