@@ -17,7 +17,10 @@ let package = Package(
         .executableTarget(name: "typed-defaults-bench", dependencies: ["TypedDefaults"]),
         // A small program the tests start as a child process to prove persistence across processes.
         .executableTarget(name: "typed-defaults-probe", dependencies: ["TypedDefaults"]),
-        .testTarget(name: "TypedDefaultsTests", dependencies: ["TypedDefaults", "typed-defaults-probe"]),
+        // Sets XDG_CONFIG_HOME to a folder of the test run's own before the first test, removed at exit.
+        .target(name: "TestEnvironment", path: "Tests/TestEnvironment"),
+        .testTarget(
+            name: "TypedDefaultsTests", dependencies: ["TypedDefaults", "typed-defaults-probe", "TestEnvironment"]),
     ],
     swiftLanguageModes: [.v6]
 )

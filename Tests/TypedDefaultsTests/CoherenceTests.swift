@@ -69,7 +69,7 @@ struct CoherenceTests {
     }
 }
 
-#if !canImport(Darwin)
+#if os(Linux)
 
     /// The answer of a watching probe to "check", taken apart.
     private struct Seen {

@@ -42,9 +42,7 @@ struct DefaultsAndRegistrationTests {
     }
 
     @Test func registeredDefaultIsVisibleToThePlainAPIButNeverStored() throws {
-        let suiteName = uniqueSuiteName()
-        defer { DefaultsStore.removeSuite(named: suiteName) }
-        let store = try #require(DefaultsStore(suiteName: suiteName))
+        try withSuite { suiteName, store in
         let plain = try #require(UserDefaults(suiteName: suiteName))
         let key = UserDefaultTypedKey<Int>("registered", defaultValue: 7)
         _ = store[key]
@@ -54,6 +52,7 @@ struct DefaultsAndRegistrationTests {
         store[key] = 8
         store.remove(key)
         #expect(plain.integer(forKey: "registered") == 7)
+        }
     }
 
     @Test func registrationHappensOncePerStoredName() {

@@ -2,194 +2,199 @@ import Foundation
 import Testing
 import TypedDefaults
 
-/// A suite whose configuration folder is a fresh folder of the test's own, as `XDG_CONFIG_HOME`.
-struct ConfigFolder {
-    let url: URL
-    let suite = uniqueSuiteName()
+// The Linux saver's own files and processes: there is no saver on Apple platforms.
+#if os(Linux)
 
-    var environment: [String: String] { ["XDG_CONFIG_HOME": url.path] }
-    var file: URL { url.appendingPathComponent(suite + ".plist") }
-    var lockFile: URL { url.appendingPathComponent("." + suite + ".plist.lock") }
-    var outside: URL { url.appendingPathComponent("someone-elses-file") }
-    static let outsideBytes = Data("someone else's bytes".utf8)
+    /// A suite whose configuration folder is a fresh folder of the test's own, as `XDG_CONFIG_HOME`.
+    struct ConfigFolder {
+        let url: URL
+        let suite = uniqueSuiteName()
 
-    /// Runs the probe's `command` on the suite in this folder.
-    func probe(_ command: String, _ extra: [String] = [], environment extraEnvironment: [String: String] = [:]) throws
-        -> ProbeProcess.Output
-    {
-        try ProbeProcess.run([command, suite] + extra, environment: environment.merging(extraEnvironment) { $1 })
-    }
+        var environment: [String: String] { ["XDG_CONFIG_HOME": url.path] }
+        var file: URL { url.appendingPathComponent(suite + ".plist") }
+        var lockFile: URL { url.appendingPathComponent("." + suite + ".plist.lock") }
+        var outside: URL { url.appendingPathComponent("someone-elses-file") }
+        static let outsideBytes = Data("someone else's bytes".utf8)
 
-    /// Writes a file the library must never touch, and returns its URL.
-    func plantOutsideFile() throws -> URL {
-        try Self.outsideBytes.write(to: outside)
-        return outside
-    }
-}
+        /// Runs the probe's `command` on the suite in this folder.
+        func probe(_ command: String, _ extra: [String] = [], environment extraEnvironment: [String: String] = [:]) throws
+            -> ProbeProcess.Output
+        {
+            try ProbeProcess.run([command, suite] + extra, environment: environment.merging(extraEnvironment) { $1 })
+        }
 
-func withConfigFolder(_ body: (ConfigFolder) throws -> Void) throws {
-    try withTemporaryFolder { folder in try body(ConfigFolder(url: folder)) }
-}
-
-@Suite("Hostile files and suite names are refused, and nothing is lost or written outside")
-struct HostileFileTests {
-    @Test func aSymbolicLinkAtTheSuiteFileIsNeitherFollowedNorReplaced() throws {
-        try withConfigFolder { folder in
-            let outside = try folder.plantOutsideFile()
-            try FileManager.default.createSymbolicLink(at: folder.file, withDestinationURL: outside)
-            let result = try folder.probe("flush")
-            #expect(result.status == 1)
-            #expect(result.standardOutput.contains("symbolic link"), "\(result.standardOutput)")
-            #expect(try Data(contentsOf: outside) == ConfigFolder.outsideBytes)
-            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder.file.path) == outside.path)
+        /// Writes a file the library must never touch, and returns its URL.
+        func plantOutsideFile() throws -> URL {
+            try Self.outsideBytes.write(to: outside)
+            return outside
         }
     }
 
-    @Test func aDanglingSymbolicLinkAtTheSuiteFileCreatesNothing() throws {
-        try withConfigFolder { folder in
-            let target = folder.url.appendingPathComponent("made-through-a-link")
-            try FileManager.default.createSymbolicLink(at: folder.file, withDestinationURL: target)
-            let result = try folder.probe("flush")
-            #expect(result.status == 1 && result.standardOutput.contains("symbolic link"))
-            #expect(!FileManager.default.fileExists(atPath: target.path))
-        }
+    func withConfigFolder(_ body: (ConfigFolder) throws -> Void) throws {
+        try withTemporaryFolder { folder in try body(ConfigFolder(url: folder)) }
     }
 
-    @Test func aSymbolicLinkAtTheLockFileIsNotFollowed() throws {
-        try withConfigFolder { folder in
-            let outside = try folder.plantOutsideFile()
-            try FileManager.default.createSymbolicLink(at: folder.lockFile, withDestinationURL: outside)
-            let result = try folder.probe("flush")
-            #expect(result.status == 1 && result.standardOutput.contains("lock file"), "\(result.standardOutput)")
-            #expect(try Data(contentsOf: outside) == ConfigFolder.outsideBytes)
-        }
-    }
-
-    @Test func linksPlantedAtTemporaryNamesAreNeverWrittenThrough() throws {
-        try withConfigFolder { folder in
-            let outside = try folder.plantOutsideFile()
-            // The old predictable name, and names with the library's temporary prefix.
-            for name in ["\(folder.suite).plist.tmp-1", ".\(folder.suite).plist.tmp-a", ".\(folder.suite).plist.tmp-"] {
-                try FileManager.default.createSymbolicLink(
-                    at: folder.url.appendingPathComponent(name), withDestinationURL: outside)
+    @Suite("Hostile files and suite names are refused, and nothing is lost or written outside")
+    struct HostileFileTests {
+        @Test func aSymbolicLinkAtTheSuiteFileIsNeitherFollowedNorReplaced() throws {
+            try withConfigFolder { folder in
+                let outside = try folder.plantOutsideFile()
+                try FileManager.default.createSymbolicLink(at: folder.file, withDestinationURL: outside)
+                let result = try folder.probe("flush")
+                #expect(result.status == 1)
+                #expect(result.standardOutput.contains("symbolic link"), "\(result.standardOutput)")
+                #expect(try Data(contentsOf: outside) == ConfigFolder.outsideBytes)
+                #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder.file.path) == outside.path)
             }
-            let result = try folder.probe("flush")
-            #expect(result.lines == ["flushed"], "\(result.standardError)")
-            #expect(try Data(contentsOf: outside) == ConfigFolder.outsideBytes)
-            #expect(propertyList(at: folder.file)?["count"] as? Int == 1)
         }
-    }
 
-    @Test func aTemporaryFileLeftByAKilledSaveIsRemoved() throws {
-        try withConfigFolder { folder in
-            let stale = folder.url.appendingPathComponent(".\(folder.suite).plist.tmp-left0behind")
-            try Data("half".utf8).write(to: stale)
-            #expect(try folder.probe("flush").lines == ["flushed"])
-            #expect(!FileManager.default.fileExists(atPath: stale.path))
-            let left = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter {
-                $0.contains(".tmp-")
+        @Test func aDanglingSymbolicLinkAtTheSuiteFileCreatesNothing() throws {
+            try withConfigFolder { folder in
+                let target = folder.url.appendingPathComponent("made-through-a-link")
+                try FileManager.default.createSymbolicLink(at: folder.file, withDestinationURL: target)
+                let result = try folder.probe("flush")
+                #expect(result.status == 1 && result.standardOutput.contains("symbolic link"))
+                #expect(!FileManager.default.fileExists(atPath: target.path))
             }
-            #expect(left.isEmpty)
         }
-    }
 
-    @Test func aFIFOAtTheSuiteFileRefusesTheStoreInsteadOfHanging() throws {
-        try withConfigFolder { folder in
-            #expect(mkfifo(folder.file.path, 0o600) == 0)
-            let result = try folder.probe("flush")
-            #expect(result.status == 3 && result.lines == ["no store"])
+        @Test func aSymbolicLinkAtTheLockFileIsNotFollowed() throws {
+            try withConfigFolder { folder in
+                let outside = try folder.plantOutsideFile()
+                try FileManager.default.createSymbolicLink(at: folder.lockFile, withDestinationURL: outside)
+                let result = try folder.probe("flush")
+                #expect(result.status == 1 && result.standardOutput.contains("lock file"), "\(result.standardOutput)")
+                #expect(try Data(contentsOf: outside) == ConfigFolder.outsideBytes)
+            }
         }
-    }
 
-    @Test func aDirectoryAtTheSuiteFileIsLeftAsItIs() throws {
-        try withConfigFolder { folder in
-            try FileManager.default.createDirectory(at: folder.file, withIntermediateDirectories: false)
-            let result = try folder.probe("flush")
-            #expect(result.status == 1 && result.standardOutput.contains("not a regular file"))
-            var isDirectory: ObjCBool = false
-            #expect(FileManager.default.fileExists(atPath: folder.file.path, isDirectory: &isDirectory))
-            #expect(isDirectory.boolValue)
+        @Test func linksPlantedAtTemporaryNamesAreNeverWrittenThrough() throws {
+            try withConfigFolder { folder in
+                let outside = try folder.plantOutsideFile()
+                // The old predictable name, and names with the library's temporary prefix.
+                for name in ["\(folder.suite).plist.tmp-1", ".\(folder.suite).plist.tmp-a", ".\(folder.suite).plist.tmp-"] {
+                    try FileManager.default.createSymbolicLink(
+                        at: folder.url.appendingPathComponent(name), withDestinationURL: outside)
+                }
+                let result = try folder.probe("flush")
+                #expect(result.lines == ["flushed"], "\(result.standardError)")
+                #expect(try Data(contentsOf: outside) == ConfigFolder.outsideBytes)
+                #expect(propertyList(at: folder.file)?["count"] as? Int == 1)
+            }
         }
-    }
 
-    @Test func aFileThisUserCannotReadIsNeverReplaced() throws {
-        try withConfigFolder { folder in
-            let original = try PropertyListSerialization.data(
-                fromPropertyList: ["other": 1], format: .binary, options: 0)
-            try original.write(to: folder.file)
-            var environment: [String: String] = [:]
-            if getuid() == 0 {
-                // Root reads every file: run the probe as `nobody`, in a folder it owns, on a file it may
-                // not read.
-                #expect(chown(folder.url.path, 65_534, 65_534) == 0)
+        @Test func aTemporaryFileLeftByAKilledSaveIsRemoved() throws {
+            try withConfigFolder { folder in
+                let stale = folder.url.appendingPathComponent(".\(folder.suite).plist.tmp-left0behind")
+                try Data("half".utf8).write(to: stale)
+                #expect(try folder.probe("flush").lines == ["flushed"])
+                #expect(!FileManager.default.fileExists(atPath: stale.path))
+                let left = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter {
+                    $0.contains(".tmp-")
+                }
+                #expect(left.isEmpty)
+            }
+        }
+
+        @Test func aFIFOAtTheSuiteFileRefusesTheStoreInsteadOfHanging() throws {
+            try withConfigFolder { folder in
+                #expect(mkfifo(folder.file.path, 0o600) == 0)
+                let result = try folder.probe("flush")
+                #expect(result.status == 3 && result.lines == ["no store"])
+            }
+        }
+
+        @Test func aDirectoryAtTheSuiteFileIsLeftAsItIs() throws {
+            try withConfigFolder { folder in
+                try FileManager.default.createDirectory(at: folder.file, withIntermediateDirectories: false)
+                let result = try folder.probe("flush")
+                #expect(result.status == 1 && result.standardOutput.contains("not a regular file"))
+                var isDirectory: ObjCBool = false
+                #expect(FileManager.default.fileExists(atPath: folder.file.path, isDirectory: &isDirectory))
+                #expect(isDirectory.boolValue)
+            }
+        }
+
+        @Test func aFileThisUserCannotReadIsNeverReplaced() throws {
+            try withConfigFolder { folder in
+                let original = try PropertyListSerialization.data(
+                    fromPropertyList: ["other": 1], format: .binary, options: 0)
+                try original.write(to: folder.file)
+                var environment: [String: String] = [:]
+                if getuid() == 0 {
+                    // Root reads every file: run the probe as `nobody`, in a folder it owns, on a file it may
+                    // not read.
+                    #expect(chown(folder.url.path, 65_534, 65_534) == 0)
+                    #expect(chmod(folder.file.path, 0o600) == 0)
+                    environment["PROBE_USER_ID"] = "65534"
+                } else {
+                    #expect(chmod(folder.file.path, 0o000) == 0)
+                }
+                let result = try folder.probe("flush", environment: environment)
+                #expect(result.status == 1, "\(result.standardOutput) \(result.standardError)")
+                #expect(result.standardOutput.contains("cannot be read"), "\(result.standardOutput)")
                 #expect(chmod(folder.file.path, 0o600) == 0)
-                environment["PROBE_USER_ID"] = "65534"
-            } else {
-                #expect(chmod(folder.file.path, 0o000) == 0)
+                #expect(try Data(contentsOf: folder.file) == original)
             }
-            let result = try folder.probe("flush", environment: environment)
-            #expect(result.status == 1, "\(result.standardOutput) \(result.standardError)")
-            #expect(result.standardOutput.contains("cannot be read"), "\(result.standardOutput)")
-            #expect(chmod(folder.file.path, 0o600) == 0)
-            #expect(try Data(contentsOf: folder.file) == original)
+        }
+
+        @Test func aReplacedFileKeepsItsModeAndItsValues() throws {
+            try withConfigFolder { folder in
+                let original = try PropertyListSerialization.data(
+                    fromPropertyList: ["other": 1], format: .binary, options: 0)
+                try original.write(to: folder.file)
+                #expect(chmod(folder.file.path, 0o644) == 0)
+                #expect(try folder.probe("flush").lines == ["flushed"])
+                let attributes = try FileManager.default.attributesOfItem(atPath: folder.file.path)
+                #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o644)
+                let saved = propertyList(at: folder.file)
+                #expect(saved?["other"] as? Int == 1 && saved?["count"] as? Int == 1)
+            }
+        }
+
+        @Test func oneSuitesFailureIsItsOwn() throws {
+            try withConfigFolder { folder in
+                try FileManager.default.createDirectory(at: folder.file, withIntermediateDirectories: false)
+                let other = uniqueSuiteName("other")
+                let result = try folder.probe("two", [other])
+                #expect(result.lines.count == 2)
+                #expect(result.lines.first?.hasPrefix("\(folder.suite): error:") == true)
+                #expect(result.lines.last == "\(other): flushed")
+                #expect(propertyList(at: folder.url.appendingPathComponent(other + ".plist"))?["count"] as? Int == 5)
+            }
+        }
+
+        /// Names that are not a plain file name; a process argument cannot hold the one with a NUL.
+        static let badSuiteNames = [
+            "", ".", "..", "a/b", "../../escaped", "/tmp/absolute", String(repeating: "x", count: 232),
+            String(repeating: "é", count: 116),
+        ]
+
+        @Test(arguments: badSuiteNames + ["a\0b"])
+        func aSuiteNameThatIsNotAPlainFileNameGivesNoStore(_ name: String) {
+            #expect(DefaultsStore(suiteName: name) == nil)
+        }
+
+        @Test(arguments: badSuiteNames)
+        func aProcessGivenABadSuiteNameWritesNothingAnywhere(_ name: String) throws {
+            try withTemporaryFolder { folder in
+                let configHome = folder.appendingPathComponent("a/b/config")
+                try FileManager.default.createDirectory(at: configHome, withIntermediateDirectories: true)
+                let result = try ProbeProcess.run(["flush", name], environment: ["XDG_CONFIG_HOME": configHome.path])
+                #expect(result.status == 3 && result.lines == ["no store"])
+                let everything = FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String]
+                #expect(everything?.sorted() == ["a", "a/b", "a/b/config"])
+            }
+        }
+
+        @Test func theLongestPlainSuiteNameIsSaved() throws {
+            try withConfigFolder { folder in
+                let name = String(repeating: "x", count: 231)
+                let result = try ProbeProcess.run(["flush", name], environment: folder.environment)
+                #expect(result.lines == ["flushed"], "\(result.standardError)")
+                #expect(propertyList(at: folder.url.appendingPathComponent(name + ".plist"))?["count"] as? Int == 1)
+            }
         }
     }
 
-    @Test func aReplacedFileKeepsItsModeAndItsValues() throws {
-        try withConfigFolder { folder in
-            let original = try PropertyListSerialization.data(
-                fromPropertyList: ["other": 1], format: .binary, options: 0)
-            try original.write(to: folder.file)
-            #expect(chmod(folder.file.path, 0o644) == 0)
-            #expect(try folder.probe("flush").lines == ["flushed"])
-            let attributes = try FileManager.default.attributesOfItem(atPath: folder.file.path)
-            #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o644)
-            let saved = propertyList(at: folder.file)
-            #expect(saved?["other"] as? Int == 1 && saved?["count"] as? Int == 1)
-        }
-    }
-
-    @Test func oneSuitesFailureIsItsOwn() throws {
-        try withConfigFolder { folder in
-            try FileManager.default.createDirectory(at: folder.file, withIntermediateDirectories: false)
-            let other = uniqueSuiteName("other")
-            let result = try folder.probe("two", [other])
-            #expect(result.lines.count == 2)
-            #expect(result.lines.first?.hasPrefix("\(folder.suite): error:") == true)
-            #expect(result.lines.last == "\(other): flushed")
-            #expect(propertyList(at: folder.url.appendingPathComponent(other + ".plist"))?["count"] as? Int == 5)
-        }
-    }
-
-    /// Names that are not a plain file name; a process argument cannot hold the one with a NUL.
-    static let badSuiteNames = [
-        "", ".", "..", "a/b", "../../escaped", "/tmp/absolute", String(repeating: "x", count: 232),
-        String(repeating: "é", count: 116),
-    ]
-
-    @Test(arguments: badSuiteNames + ["a\0b"])
-    func aSuiteNameThatIsNotAPlainFileNameGivesNoStore(_ name: String) {
-        #expect(DefaultsStore(suiteName: name) == nil)
-    }
-
-    @Test(arguments: badSuiteNames)
-    func aProcessGivenABadSuiteNameWritesNothingAnywhere(_ name: String) throws {
-        try withTemporaryFolder { folder in
-            let configHome = folder.appendingPathComponent("a/b/config")
-            try FileManager.default.createDirectory(at: configHome, withIntermediateDirectories: true)
-            let result = try ProbeProcess.run(["flush", name], environment: ["XDG_CONFIG_HOME": configHome.path])
-            #expect(result.status == 3 && result.lines == ["no store"])
-            let everything = FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String]
-            #expect(everything?.sorted() == ["a", "a/b", "a/b/config"])
-        }
-    }
-
-    @Test func theLongestPlainSuiteNameIsSaved() throws {
-        try withConfigFolder { folder in
-            let name = String(repeating: "x", count: 231)
-            let result = try ProbeProcess.run(["flush", name], environment: folder.environment)
-            #expect(result.lines == ["flushed"], "\(result.standardError)")
-            #expect(propertyList(at: folder.url.appendingPathComponent(name + ".plist"))?["count"] as? Int == 1)
-        }
-    }
-}
+#endif

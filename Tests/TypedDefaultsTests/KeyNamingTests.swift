@@ -32,9 +32,7 @@ struct KeyNamingTests {
     }
 
     @Test func twoStoresOverOneSuiteShareItsValues() throws {
-        let suiteName = uniqueSuiteName()
-        defer { DefaultsStore.removeSuite(named: suiteName) }
-        let first = try #require(DefaultsStore(suiteName: suiteName))
+        try withSuite { suiteName, first in
         let second = try #require(DefaultsStore(suiteName: suiteName, keyPrefix: "b."))
         first[.launchCount] = 1
         second[.launchCount] = 2
@@ -42,5 +40,6 @@ struct KeyNamingTests {
         #expect(second[.launchCount] == 2)
         #expect(first.snapshot()["b.launchCount"] as? Int == 2)
         #expect(second.snapshot().keys.sorted() == ["launchCount"])
+        }
     }
 }

@@ -45,14 +45,24 @@ struct ObservationOptionsTests {
         }
     }
 
-    @Test func updatesOfSeveralKeysYieldsAtOnceThenForEachChange() async {
-        await withStore { store in
-            var iterator = store.updates(.theme, .launchCount).makeAsyncIterator()
-            #expect(await iterator.next() != nil)
+    @Test func updatesOfSeveralKeysYieldsAtOnceThenForEachChange() async throws {
+        try await withStore { store in
+            let stream = store.updates(.theme, .launchCount)
+            let seen = Recorder<String>()
+            let reader = Task {
+                for await _ in stream { seen.append("\(store[.theme]) \(store[.launchCount])") }
+            }
+            defer { reader.cancel() }
+            try await waitUntil { seen.all == ["system 0"] }
             store[.theme] = .dark
+            try await waitUntil { seen.all == ["system 0", "dark 0"] }
             store[.launchCount] = 1
-            #expect(await iterator.next() != nil)
-            #expect(await iterator.next() != nil)
+            try await waitUntil { seen.all == ["system 0", "dark 0", "dark 1"] }
+            // A key not in the list yields nothing: the next element is the next change of a listed key.
+            store[.recent] = ["x"]
+            store[.launchCount] = 2
+            try await waitUntil { seen.all.count == 4 }
+            #expect(seen.all.last == "dark 2")
         }
     }
 }

@@ -35,9 +35,7 @@ struct ObservationTests {
     }
 
     @Test func changesThroughAnotherStoreOrKeyObjectOfTheSameNameAreSeen() throws {
-        let suiteName = uniqueSuiteName()
-        defer { DefaultsStore.removeSuite(named: suiteName) }
-        let observed = try #require(DefaultsStore(suiteName: suiteName))
+        try withSuite { suiteName, observed in
         let other = try #require(DefaultsStore(suiteName: suiteName))
         let values = Recorder<Int>()
         let token = observed.observe(.launchCount) { values.append($0.newValue) }
@@ -47,6 +45,7 @@ struct ObservationTests {
         DefaultsStore(suiteName: suiteName, keyPrefix: "x.")?[.launchCount] = 6
         #expect(values.all == [4, 5])
         token.cancel()
+        }
     }
 
     @Test func theCallbackRunsOnTheWritingThreadAfterTheValueIsReadable() {

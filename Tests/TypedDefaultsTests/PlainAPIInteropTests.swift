@@ -5,9 +5,7 @@ import TypedDefaults
 @Suite("Interoperability with the plain UserDefaults API")
 struct PlainAPIInteropTests {
     @Test func valuesAreStoredInTheirNativeForm() throws {
-        let suiteName = uniqueSuiteName()
-        defer { DefaultsStore.removeSuite(named: suiteName) }
-        let store = try #require(DefaultsStore(suiteName: suiteName))
+        try withSuite { suiteName, store in
         let plain = try #require(UserDefaults(suiteName: suiteName))
         store[.launchCount] = 3
         store[.theme] = .dark
@@ -23,12 +21,11 @@ struct PlainAPIInteropTests {
         #expect(plain.stringArray(forKey: "tags") == ["only"])
         #expect(plain.double(forKey: "ratio") == 0.25)
         #expect(plain.bool(forKey: "flag"))
+        }
     }
 
     @Test func valuesWrittenByThePlainAPIReadThroughKeys() throws {
-        let suiteName = uniqueSuiteName()
-        defer { DefaultsStore.removeSuite(named: suiteName) }
-        let store = try #require(DefaultsStore(suiteName: suiteName))
+        try withSuite { suiteName, store in
         let plain = try #require(UserDefaults(suiteName: suiteName))
         plain.set(5, forKey: "launchCount")
         plain.set("light", forKey: "theme")
@@ -40,5 +37,6 @@ struct PlainAPIInteropTests {
         #expect(store[.recent] == ["x", "y"])
         #expect(store[.scores] == ["k": 2])
         #expect(store[.username] == "ada")
+        }
     }
 }

@@ -34,9 +34,7 @@ struct PropertyListValueTests {
     /// Native form: the plain API reads an ordinary dictionary, and a value another program stored
     /// reads as its cases.
     @Test func storedInNativeForm() throws {
-        let suite = uniqueSuiteName()
-        defer { DefaultsStore.removeSuite(named: suite) }
-        let store = try #require(DefaultsStore(suiteName: suite))
+        try withSuite { suite, store in
         let key = UserDefaultTypedKey<[String: PropertyListValue]>("nativeExtras", defaultValue: [:])
         store[key] = ["a": 1, "b": [true, 2.5, "x"]]
         let plain = try #require(UserDefaults(suiteName: suite))
@@ -45,14 +43,13 @@ struct PropertyListValueTests {
         #expect((stored["b"] as? [Any])?.count == 3)
         plain.set(["n": 2, "s": "t", "l": [1.5]], forKey: "nativeExtras")
         #expect(store[key] == ["n": 2, "s": "t", "l": [1.5]])
+        }
     }
 
     /// Booleans, integers and reals keep their kind through the saved file, where they come back as
     /// `NSNumber`s (as every value does on Apple platforms).
     @Test func kindsSurviveTheSavedFile() throws {
-        let suite = uniqueSuiteName()
-        defer { DefaultsStore.removeSuite(named: suite) }
-        let store = try #require(DefaultsStore(suiteName: suite))
+        try withSuite { suite, store in
         let key = UserDefaultTypedKey<[String: PropertyListValue]>("savedExtras", defaultValue: [:])
         store[key] = Self.sample
         let file = PropertyListSerialization.self
@@ -60,6 +57,7 @@ struct PropertyListValueTests {
             fromPropertyList: try #require(store.storage.object(forKey: "savedExtras")), format: .binary, options: 0)
         let parsed = try file.propertyList(from: data, format: nil)
         #expect(PropertyListValue(userDefaultsObject: parsed) == .dictionary(Self.sample))
+        }
     }
 
     /// Anything that is not a property list reads as the default.

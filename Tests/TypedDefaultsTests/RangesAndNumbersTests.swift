@@ -16,11 +16,10 @@ struct RangesAndNumbersTests {
 
     /// `[lowerBound, upperBound]`, as the plain API and sindresorhus/Defaults read a range.
     @Test func aRangeIsStoredAsItsTwoBounds() throws {
-        let suite = uniqueSuiteName()
-        defer { DefaultsStore.removeSuite(named: suite) }
-        let store = try #require(DefaultsStore(suiteName: suite))
+        try withSuite { suite, store in
         store[UserDefaultTypedKey<ClosedRange<Int>>("closedForm", defaultValue: 0...0)] = 2...9
         #expect(UserDefaults(suiteName: suite)?.array(forKey: "closedForm") as? [Int] == [2, 9])
+        }
     }
 
     /// Bounds out of order would trap in `Range`; they read as the default. So do other shapes.
@@ -49,9 +48,7 @@ struct RangesAndNumbersTests {
     /// Decimal text, so the plain API reads "19.99" and nothing is rounded to binary; numbers others
     /// stored read too, and text that is not a whole number reads as the default.
     @Test func aDecimalIsStoredAsItsText() throws {
-        let suite = uniqueSuiteName()
-        defer { DefaultsStore.removeSuite(named: suite) }
-        let store = try #require(DefaultsStore(suiteName: suite))
+        try withSuite { suite, store in
         let key = UserDefaultTypedKey<Decimal>("priceText", defaultValue: -1)
         store[key] = Decimal(string: "19.99")!
         let plain = try #require(UserDefaults(suiteName: suite))
@@ -63,6 +60,7 @@ struct RangesAndNumbersTests {
         for stored in ["12abc", "", ".", "1e", "NaN", "1,5"] {
             plain.set(stored, forKey: "priceText")
             #expect(store[key] == -1, "\(stored)")
+        }
         }
     }
 

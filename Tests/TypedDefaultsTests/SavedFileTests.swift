@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TypedDefaults
 
-#if !canImport(Darwin)
+#if os(Linux)
 
     /// On Linux the library writes the suite's file itself: every value there, its own and those another
     /// tool left, must come out exactly as Foundation wrote or would write it, and a big suite must be
@@ -60,7 +60,9 @@ import TypedDefaults
         /// The budget: with 50,000 keys in the suite, a process killed one second after a write
         /// has saved it, ten runs in ten. A claim about time: not measured under ThreadSanitizer, which
         /// slows the probe many times over (there its save took longer than the second).
-        @Test(.disabled(if: runsUnderThreadSanitizer, "a claim about time; ThreadSanitizer slows every process"))
+        @Test(
+            .enabled(if: runsLongTests, "a long run: TYPED_DEFAULTS_LONG_TESTS=1"),
+            .disabled(if: runsUnderThreadSanitizer, "a claim about time; ThreadSanitizer slows every process"))
         func aSuiteOf50000KeysSurvivesASIGKILLOneSecondAfterAWrite() throws {
             try withTemporaryFolder { configHome in
                 let suite = uniqueSuiteName()

@@ -22,14 +22,13 @@ private final class SettingsModel {
 @Suite("Reads take part in Swift's Observation")
 struct SwiftObservationTests {
     @Test func aTrackedReadHearsOfAWriteThroughAnotherStoreOverTheSameSuiteOnce() throws {
-        let suite = uniqueSuiteName()
-        defer { DefaultsStore.removeSuite(named: suite) }
-        let store = try #require(DefaultsStore(suiteName: suite))
+        try withSuite { suite, store in
         let other = try #require(DefaultsStore(suiteName: suite))
         let fired = tracking { _ = store[.theme] }
         other[.theme] = .dark
         other[.theme] = .light
         #expect(fired.all == [1])
+        }
     }
 
     @Test func amongAThousandNamesEachTrackedReadHearsOfItsOwnKeyOnly() {

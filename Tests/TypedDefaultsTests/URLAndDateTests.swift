@@ -61,11 +61,10 @@ struct URLAndDateTests {
     }
 
     @Test func datesWrittenByThePlainAPIRead() throws {
-        let suiteName = uniqueSuiteName()
-        defer { DefaultsStore.removeSuite(named: suiteName) }
-        let store = try #require(DefaultsStore(suiteName: suiteName))
+        try withSuite { suiteName, store in
         let date = Date(timeIntervalSince1970: 1_700_000_000.5)
         try #require(UserDefaults(suiteName: suiteName)).set(date, forKey: "when")
         #expect(store[UserDefaultTypedKey<Date?>("when")] == date)
+        }
     }
 }

@@ -219,7 +219,6 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     /// to `announce` once no lock is held; nil when nobody can be listening (a name never bound, or a
     /// write inside `withoutPropagation`).
     func commit(_ object: Any?, forName name: String, tracked: (any TrackedName)?) -> Commit? {
-        let observers = observers.observers(of: name)
         // A name nothing in this storage bound has no tracked name and no observers: observing binds.
         guard let tracked = tracked ?? trackedName(name), Propagation.isOn else {
             writeOrder.lock()
@@ -230,6 +229,8 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
         }
         writeOrder.lock()
         defer { writeOrder.unlock() }
+        // Looked up in the order of changes: an observer added before a change is committed hears it.
+        let observers = observers.observers(of: name)
         let oldObject = observers.isEmpty ? nil : storage.object(forKey: name)
         store(object, forName: name)
         saver?.recordWrite(object, forName: name)

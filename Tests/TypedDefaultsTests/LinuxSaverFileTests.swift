@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import TypedDefaults
+
+// The Linux saver's own files: there is no saver on Apple platforms.
+#if os(Linux)
+
+    @Suite("The Linux saver's lock file, moved-aside files and watched folder")
+    struct LinuxSaverFileTests {
+        @Test func removingASuiteKeepsItsLockFileSoEveryProcessLocksTheSameFile() throws {
+            try withSuite { suite, store in
+                store[UserDefaultTypedKey<Int>("count", defaultValue: 0)] = 1
+                try store.flush()
+                let lockPath = testConfigHome.appendingPathComponent("." + suite + ".plist.lock").path
+                // Held open, as a process holding the lock holds it.
+                let held = open(lockPath, O_RDONLY)
+                try #require(held >= 0)
+                defer { close(held) }
+                DefaultsStore.removeSuite(named: suite)
+                var status = stat()
+                #expect(fstat(held, &status) == 0 && status.st_nlink == 1, "the lock file was unlinked")
+                #expect(!FileManager.default.fileExists(atPath: testConfigHome.appendingPathComponent(suite + ".plist").path))
+            }
+        }
+
+        @Test func twoUnreadableFilesInARowAreBothKept() throws {
+            try withSuite { suite, store in
+                let file = testConfigHome.appendingPathComponent(suite + ".plist")
+                let count = UserDefaultTypedKey<Int>("count", defaultValue: 0)
+                let reports = Recorder<String>()
+                for (index, garbage) in ["first garbage", "second garbage"].enumerated() {
+                    try Data(garbage.utf8).write(to: file)
+                    store[count] = index
+                    try store.flush()
+                    reports.append(garbage)
+                }
+                let kept = try FileManager.default.contentsOfDirectory(atPath: testConfigHome.path)
+                    .filter { $0.hasPrefix(suite + ".plist.unreadable-") }
+                let contents = Set(
+                    try kept.map { String(decoding: try Data(contentsOf: testConfigHome.appendingPathComponent($0)), as: UTF8.self) })
+                #expect(contents == ["first garbage", "second garbage"])
+                for name in kept { try? FileManager.default.removeItem(at: testConfigHome.appendingPathComponent(name)) }
+                #expect(propertyList(at: file)?["count"] as? Int == 1)
+            }
+        }
+
+        @Test func aLongSuiteNameCanMoveAnUnreadableFileAside() throws {
+            let suite = uniqueSuiteName().padding(toLength: 231, withPad: "l", startingAt: 0)
+            defer { DefaultsStore.removeSuite(named: suite) }
+            let file = testConfigHome.appendingPathComponent(suite + ".plist")
+            try Data("garbage".utf8).write(to: file)
+            let store = try #require(DefaultsStore(suiteName: suite))
+            store[UserDefaultTypedKey<Int>("count", defaultValue: 0)] = 1
+            try store.flush()
+            let kept = try FileManager.default.contentsOfDirectory(atPath: testConfigHome.path)
+                .filter { $0.hasPrefix(suite + ".plist.unreadable-") }
+            #expect(kept.count == 1)
+            for name in kept { try? FileManager.default.removeItem(at: testConfigHome.appendingPathComponent(name)) }
+        }
+
+        @Test func aConfigurationFolderRemovedAndMadeAgainIsStillWatched() throws {
+            try withTemporaryFolder { folder in
+                let configHome = folder.appendingPathComponent("config")
+                let environment = ["XDG_CONFIG_HOME": configHome.path]
+                let suite = uniqueSuiteName()
+                #expect(try ProbeProcess.run(["flush", suite], environment: environment).lines == ["flushed"])
+                let reader = try ProbeProcess(["watch", suite], environment: environment)
+                #expect(reader.waitForLine("ready"))
+                try FileManager.default.removeItem(at: configHome)
+                try FileManager.default.createDirectory(at: configHome, withIntermediateDirectories: true)
+                // Another process saves the suite again, in the folder made anew.
+                let writer = try ProbeProcess.run(["write", suite], environment: environment)
+                #expect(writer.status == 0, "\(writer.standardError)")
+                let seen = pollUntil { (try? reader.ask("check"))?.hasPrefix("read=42 ") == true }
+                #expect(seen, "the reader never saw the save made after its folder was made again")
+                try reader.send("quit")
+                #expect(reader.finish().status == 0)
+            }
+        }
+    }
+
+#endif

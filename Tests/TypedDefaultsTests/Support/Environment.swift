@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+import TestEnvironment
+
+// MARK: The run's own configuration folder
+
+/// The folder Foundation keeps this process's suites in (and the probes', which inherit the
+/// environment); what the tests leave there is removed at exit (TestEnvironment.c).
+let testConfigHome = URL(fileURLWithPath: String(cString: typed_defaults_tests_config_home()))
+
+// MARK: Long runs
+
+/// Whether the long durability runs (a 50,000-key suite killed ten times, every save location with
+/// every ending and eight writers) run: `TYPED_DEFAULTS_LONG_TESTS=1 swift test`, as `.ci/run` does.
+/// `swift test` alone runs one case of each.
+let runsLongTests = ProcessInfo.processInfo.environment["TYPED_DEFAULTS_LONG_TESTS"] == "1"
+
+/// Whether this test binary runs under ThreadSanitizer (its runtime is linked in), which makes every
+/// process, the probe too, several times slower: a claim about seconds is not measured there.
+let runsUnderThreadSanitizer: Bool = {
+    #if canImport(Glibc)
+        return dlsym(dlopen(nil, RTLD_NOW), "__tsan_init") != nil
+    #else
+        return false
+    #endif
+}()
+
+// MARK: Waiting with a limit
+
+/// The longest a test waits for something it expects: past it, the test fails instead of hanging.
+let waitLimit: TimeInterval = 10
+
+struct TimedOut: Error, CustomStringConvertible {
+    let what: String
+    var description: String { "timed out after \(waitLimit) s waiting for \(what)" }
+}
+
+/// Polls `condition` until it holds; throws past `waitLimit`.
+func waitUntil(
+    _ what: String = "a condition", sourceLocation: SourceLocation = #_sourceLocation,
+    _ condition: () throws -> Bool
+) async throws {
+    let deadline = Date(timeIntervalSinceNow: waitLimit)
+    while try !condition() {
+        guard Date() < deadline else { throw TimedOut(what: what) }
+        try await Task.sleep(nanoseconds: 2_000_000)
+    }
+}
+
+/// Polls `condition` until it holds, from a thread that is not in a task; false past `limit`.
+func pollUntil(_ limit: TimeInterval = waitLimit, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date(timeIntervalSinceNow: limit)
+    while try !condition() {
+        guard Date() < deadline else { return false }
+        usleep(2_000)
+    }
+    return true
+}
