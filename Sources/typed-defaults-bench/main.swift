@@ -1,4 +1,5 @@
-// `swift run -c release typed-defaults-bench [--check] [--json]`
+// `swift run -c release typed-defaults-bench [--check] [--json]`; the instruction-count gate:
+// `swift run -c release typed-defaults-bench --instructions --check` (Instructions.swift).
 //
 // Measures the library next to the plain UserDefaults call a careful app would make, in one run:
 // each round times the library and the plain call over the same number of operations, interleaved in
@@ -87,6 +88,18 @@ func compare(
         Result(
             name: name, libraryNanoseconds: median(libraryTimes), baselineNanoseconds: median(plainTimes),
             ratio: median(ratios), budget: budget, baseline: baseline))
+}
+
+// MARK: Instruction counts (Instructions.swift)
+
+if CommandLine.arguments.count == 6, CommandLine.arguments[1] == "--instruction-case",
+    let operations = Int(CommandLine.arguments[4]), let keys = Int(CommandLine.arguments[5])
+{
+    runInstructionCase(CommandLine.arguments[2], side: CommandLine.arguments[3], operations: operations, keys: keys)
+    exit(0)
+}
+if CommandLine.arguments.contains("--instructions") {
+    exit(runInstructionGate(check: CommandLine.arguments.contains("--check")) ? 0 : 1)
 }
 
 // MARK: Another process

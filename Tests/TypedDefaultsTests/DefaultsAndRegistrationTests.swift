@@ -43,15 +43,15 @@ struct DefaultsAndRegistrationTests {
 
     @Test func registeredDefaultIsVisibleToThePlainAPIButNeverStored() throws {
         try withSuite { suiteName, store in
-        let plain = try #require(UserDefaults(suiteName: suiteName))
-        let key = UserDefaultTypedKey<Int>("registered", defaultValue: 7)
-        _ = store[key]
-        #expect(plain.integer(forKey: "registered") == 7)
-        #expect(plain.persistentDomain(forName: suiteName)?["registered"] == nil)
-        #expect(store.snapshot().isEmpty)
-        store[key] = 8
-        store.remove(key)
-        #expect(plain.integer(forKey: "registered") == 7)
+            let plain = try #require(UserDefaults(suiteName: suiteName))
+            let key = UserDefaultTypedKey<Int>("registered", defaultValue: 7)
+            _ = store[key]
+            #expect(plain.integer(forKey: "registered") == 7)
+            #expect(plain.persistentDomain(forName: suiteName)?["registered"] == nil)
+            #expect(store.snapshot().isEmpty)
+            store[key] = 8
+            store.remove(key)
+            #expect(plain.integer(forKey: "registered") == 7)
         }
     }
 

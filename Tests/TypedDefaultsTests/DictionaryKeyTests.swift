@@ -41,14 +41,14 @@ struct DictionaryKeyTests {
     /// A property-list dictionary with the keys' text, so the plain API reads it.
     @Test func storedWithStringKeys() throws {
         try withSuite { suite, store in
-        let id = try #require(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
-        store[UserDefaultTypedKey<[Int: String]>("intKeyed", defaultValue: [:])] = [1: "one"]
-        store[UserDefaultTypedKey<[UUID: Int]>("uuidKeyed", defaultValue: [:])] = [id: 3]
-        store[UserDefaultTypedKey<[Theme: Int]>("themeKeyed", defaultValue: [:])] = [.dark: 2]
-        let plain = try #require(UserDefaults(suiteName: suite))
-        #expect(plain.dictionary(forKey: "intKeyed") as? [String: String] == ["1": "one"])
-        #expect(plain.dictionary(forKey: "uuidKeyed") as? [String: Int] == [id.uuidString: 3])
-        #expect(plain.dictionary(forKey: "themeKeyed") as? [String: Int] == ["dark": 2])
+            let id = try #require(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
+            store[UserDefaultTypedKey<[Int: String]>("intKeyed", defaultValue: [:])] = [1: "one"]
+            store[UserDefaultTypedKey<[UUID: Int]>("uuidKeyed", defaultValue: [:])] = [id: 3]
+            store[UserDefaultTypedKey<[Theme: Int]>("themeKeyed", defaultValue: [:])] = [.dark: 2]
+            let plain = try #require(UserDefaults(suiteName: suite))
+            #expect(plain.dictionary(forKey: "intKeyed") as? [String: String] == ["1": "one"])
+            #expect(plain.dictionary(forKey: "uuidKeyed") as? [String: Int] == [id.uuidString: 3])
+            #expect(plain.dictionary(forKey: "themeKeyed") as? [String: Int] == ["dark": 2])
         }
     }
 

@@ -47,11 +47,14 @@ struct HostileDataTests {
         @Test func hostileValuesInTheSuitesFileGiveTheDefault() throws {
             let suite = uniqueSuiteName()
             defer { DefaultsStore.removeSuite(named: suite) }
-            let hostile: [String: Any] = ["hostileNested": ["a": [1, "deep"]], "hostileCount": "3x", "hostileFlag": [true]]
+            let hostile: [String: Any] = [
+                "hostileNested": ["a": [1, "deep"]], "hostileCount": "3x", "hostileFlag": [true],
+            ]
             try PropertyListSerialization.data(fromPropertyList: hostile, format: .xml, options: 0)
                 .write(to: testConfigHome.appendingPathComponent(suite + ".plist"))
             let store = try #require(DefaultsStore(suiteName: suite))
-            #expect(store[UserDefaultTypedKey<[String: [Int]]>("hostileNested", defaultValue: ["d": [0]])] == ["d": [0]])
+            #expect(
+                store[UserDefaultTypedKey<[String: [Int]]>("hostileNested", defaultValue: ["d": [0]])] == ["d": [0]])
             #expect(store[UserDefaultTypedKey<Int>("hostileCount", defaultValue: -1)] == -1)
             #expect(store[UserDefaultTypedKey<Bool>("hostileFlag", defaultValue: true)] == true)
             // The file was read: the plain API sees what it holds.

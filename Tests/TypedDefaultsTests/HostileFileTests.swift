@@ -17,7 +17,8 @@ import TypedDefaults
         static let outsideBytes = Data("someone else's bytes".utf8)
 
         /// Runs the probe's `command` on the suite in this folder.
-        func probe(_ command: String, _ extra: [String] = [], environment extraEnvironment: [String: String] = [:]) throws
+        func probe(_ command: String, _ extra: [String] = [], environment extraEnvironment: [String: String] = [:])
+            throws
             -> ProbeProcess.Output
         {
             try ProbeProcess.run([command, suite] + extra, environment: environment.merging(extraEnvironment) { $1 })
@@ -72,7 +73,9 @@ import TypedDefaults
             try withConfigFolder { folder in
                 let outside = try folder.plantOutsideFile()
                 // The old predictable name, and names with the library's temporary prefix.
-                for name in ["\(folder.suite).plist.tmp-1", ".\(folder.suite).plist.tmp-a", ".\(folder.suite).plist.tmp-"] {
+                for name in [
+                    "\(folder.suite).plist.tmp-1", ".\(folder.suite).plist.tmp-a", ".\(folder.suite).plist.tmp-",
+                ] {
                     try FileManager.default.createSymbolicLink(
                         at: folder.url.appendingPathComponent(name), withDestinationURL: outside)
                 }

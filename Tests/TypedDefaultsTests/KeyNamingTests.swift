@@ -33,13 +33,13 @@ struct KeyNamingTests {
 
     @Test func twoStoresOverOneSuiteShareItsValues() throws {
         try withSuite { suiteName, first in
-        let second = try #require(DefaultsStore(suiteName: suiteName, keyPrefix: "b."))
-        first[.launchCount] = 1
-        second[.launchCount] = 2
-        #expect(first[.launchCount] == 1)
-        #expect(second[.launchCount] == 2)
-        #expect(first.snapshot()["b.launchCount"] as? Int == 2)
-        #expect(second.snapshot().keys.sorted() == ["launchCount"])
+            let second = try #require(DefaultsStore(suiteName: suiteName, keyPrefix: "b."))
+            first[.launchCount] = 1
+            second[.launchCount] = 2
+            #expect(first[.launchCount] == 1)
+            #expect(second[.launchCount] == 2)
+            #expect(first.snapshot()["b.launchCount"] as? Int == 2)
+            #expect(second.snapshot().keys.sorted() == ["launchCount"])
         }
     }
 }

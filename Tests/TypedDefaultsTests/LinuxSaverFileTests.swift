@@ -19,7 +19,9 @@ import TypedDefaults
                 DefaultsStore.removeSuite(named: suite)
                 var status = stat()
                 #expect(fstat(held, &status) == 0 && status.st_nlink == 1, "the lock file was unlinked")
-                #expect(!FileManager.default.fileExists(atPath: testConfigHome.appendingPathComponent(suite + ".plist").path))
+                #expect(
+                    !FileManager.default.fileExists(
+                        atPath: testConfigHome.appendingPathComponent(suite + ".plist").path))
             }
         }
 
@@ -37,9 +39,13 @@ import TypedDefaults
                 let kept = try FileManager.default.contentsOfDirectory(atPath: testConfigHome.path)
                     .filter { $0.hasPrefix(suite + ".plist.unreadable-") }
                 let contents = Set(
-                    try kept.map { String(decoding: try Data(contentsOf: testConfigHome.appendingPathComponent($0)), as: UTF8.self) })
+                    try kept.map {
+                        String(decoding: try Data(contentsOf: testConfigHome.appendingPathComponent($0)), as: UTF8.self)
+                    })
                 #expect(contents == ["first garbage", "second garbage"])
-                for name in kept { try? FileManager.default.removeItem(at: testConfigHome.appendingPathComponent(name)) }
+                for name in kept {
+                    try? FileManager.default.removeItem(at: testConfigHome.appendingPathComponent(name))
+                }
                 #expect(propertyList(at: file)?["count"] as? Int == 1)
             }
         }

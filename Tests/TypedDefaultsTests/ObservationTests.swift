@@ -36,15 +36,15 @@ struct ObservationTests {
 
     @Test func changesThroughAnotherStoreOrKeyObjectOfTheSameNameAreSeen() throws {
         try withSuite { suiteName, observed in
-        let other = try #require(DefaultsStore(suiteName: suiteName))
-        let values = Recorder<Int>()
-        let token = observed.observe(.launchCount) { values.append($0.newValue) }
-        other[.launchCount] = 4
-        other[UserDefaultTypedKey<Int>("launchCount", defaultValue: 0)] = 5
-        // A store over another suite, or with another prefix, is another name.
-        DefaultsStore(suiteName: suiteName, keyPrefix: "x.")?[.launchCount] = 6
-        #expect(values.all == [4, 5])
-        token.cancel()
+            let other = try #require(DefaultsStore(suiteName: suiteName))
+            let values = Recorder<Int>()
+            let token = observed.observe(.launchCount) { values.append($0.newValue) }
+            other[.launchCount] = 4
+            other[UserDefaultTypedKey<Int>("launchCount", defaultValue: 0)] = 5
+            // A store over another suite, or with another prefix, is another name.
+            DefaultsStore(suiteName: suiteName, keyPrefix: "x.")?[.launchCount] = 6
+            #expect(values.all == [4, 5])
+            token.cancel()
         }
     }
 

@@ -35,14 +35,14 @@ struct PropertyListValueTests {
     /// reads as its cases.
     @Test func storedInNativeForm() throws {
         try withSuite { suite, store in
-        let key = UserDefaultTypedKey<[String: PropertyListValue]>("nativeExtras", defaultValue: [:])
-        store[key] = ["a": 1, "b": [true, 2.5, "x"]]
-        let plain = try #require(UserDefaults(suiteName: suite))
-        let stored = try #require(plain.dictionary(forKey: "nativeExtras"))
-        #expect(stored["a"] as? Int == 1)
-        #expect((stored["b"] as? [Any])?.count == 3)
-        plain.set(["n": 2, "s": "t", "l": [1.5]], forKey: "nativeExtras")
-        #expect(store[key] == ["n": 2, "s": "t", "l": [1.5]])
+            let key = UserDefaultTypedKey<[String: PropertyListValue]>("nativeExtras", defaultValue: [:])
+            store[key] = ["a": 1, "b": [true, 2.5, "x"]]
+            let plain = try #require(UserDefaults(suiteName: suite))
+            let stored = try #require(plain.dictionary(forKey: "nativeExtras"))
+            #expect(stored["a"] as? Int == 1)
+            #expect((stored["b"] as? [Any])?.count == 3)
+            plain.set(["n": 2, "s": "t", "l": [1.5]], forKey: "nativeExtras")
+            #expect(store[key] == ["n": 2, "s": "t", "l": [1.5]])
         }
     }
 
@@ -50,13 +50,14 @@ struct PropertyListValueTests {
     /// `NSNumber`s (as every value does on Apple platforms).
     @Test func kindsSurviveTheSavedFile() throws {
         try withSuite { suite, store in
-        let key = UserDefaultTypedKey<[String: PropertyListValue]>("savedExtras", defaultValue: [:])
-        store[key] = Self.sample
-        let file = PropertyListSerialization.self
-        let data = try file.data(
-            fromPropertyList: try #require(store.storage.object(forKey: "savedExtras")), format: .binary, options: 0)
-        let parsed = try file.propertyList(from: data, format: nil)
-        #expect(PropertyListValue(userDefaultsObject: parsed) == .dictionary(Self.sample))
+            let key = UserDefaultTypedKey<[String: PropertyListValue]>("savedExtras", defaultValue: [:])
+            store[key] = Self.sample
+            let file = PropertyListSerialization.self
+            let data = try file.data(
+                fromPropertyList: try #require(store.storage.object(forKey: "savedExtras")), format: .binary, options: 0
+            )
+            let parsed = try file.propertyList(from: data, format: nil)
+            #expect(PropertyListValue(userDefaultsObject: parsed) == .dictionary(Self.sample))
         }
     }
 

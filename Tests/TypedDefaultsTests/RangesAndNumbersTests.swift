@@ -17,8 +17,8 @@ struct RangesAndNumbersTests {
     /// `[lowerBound, upperBound]`, as the plain API and sindresorhus/Defaults read a range.
     @Test func aRangeIsStoredAsItsTwoBounds() throws {
         try withSuite { suite, store in
-        store[UserDefaultTypedKey<ClosedRange<Int>>("closedForm", defaultValue: 0...0)] = 2...9
-        #expect(UserDefaults(suiteName: suite)?.array(forKey: "closedForm") as? [Int] == [2, 9])
+            store[UserDefaultTypedKey<ClosedRange<Int>>("closedForm", defaultValue: 0...0)] = 2...9
+            #expect(UserDefaults(suiteName: suite)?.array(forKey: "closedForm") as? [Int] == [2, 9])
         }
     }
 
@@ -49,18 +49,19 @@ struct RangesAndNumbersTests {
     /// stored read too, and text that is not a whole number reads as the default.
     @Test func aDecimalIsStoredAsItsText() throws {
         try withSuite { suite, store in
-        let key = UserDefaultTypedKey<Decimal>("priceText", defaultValue: -1)
-        store[key] = Decimal(string: "19.99")!
-        let plain = try #require(UserDefaults(suiteName: suite))
-        #expect(plain.string(forKey: "priceText") == "19.99")
-        for (stored, expected) in [(3, "3"), (2.5, "2.5"), ("1e3", "1000"), (" -0.50 ", "-0.5")] as [(Any, String)] {
-            plain.set(stored, forKey: "priceText")
-            #expect(store[key] == Decimal(string: expected), "\(stored)")
-        }
-        for stored in ["12abc", "", ".", "1e", "NaN", "1,5"] {
-            plain.set(stored, forKey: "priceText")
-            #expect(store[key] == -1, "\(stored)")
-        }
+            let key = UserDefaultTypedKey<Decimal>("priceText", defaultValue: -1)
+            store[key] = Decimal(string: "19.99")!
+            let plain = try #require(UserDefaults(suiteName: suite))
+            #expect(plain.string(forKey: "priceText") == "19.99")
+            for (stored, expected) in [(3, "3"), (2.5, "2.5"), ("1e3", "1000"), (" -0.50 ", "-0.5")] as [(Any, String)]
+            {
+                plain.set(stored, forKey: "priceText")
+                #expect(store[key] == Decimal(string: expected), "\(stored)")
+            }
+            for stored in ["12abc", "", ".", "1e", "NaN", "1,5"] {
+                plain.set(stored, forKey: "priceText")
+                #expect(store[key] == -1, "\(stored)")
+            }
         }
     }
 

@@ -25,12 +25,14 @@ import TypedDefaults
                 unsetting: ["XDG_CONFIG_HOME"]),
             ProbeEnvironment(name: "HOME unset", variables: [:], unsetting: ["HOME", "XDG_CONFIG_HOME"]),
             ProbeEnvironment(name: "HOME empty", variables: ["HOME": ""], unsetting: ["XDG_CONFIG_HOME"]),
-            ProbeEnvironment(name: "HOME relative", variables: ["HOME": "relative-home"], unsetting: ["XDG_CONFIG_HOME"]),
+            ProbeEnvironment(
+                name: "HOME relative", variables: ["HOME": "relative-home"], unsetting: ["XDG_CONFIG_HOME"]),
             ProbeEnvironment(
                 name: "XDG_CONFIG_HOME absolute", variables: ["HOME": "<root>/home", "XDG_CONFIG_HOME": "<root>/xdg"],
                 unsetting: []),
             ProbeEnvironment(
-                name: "XDG_CONFIG_HOME relative", variables: ["HOME": "<root>/home", "XDG_CONFIG_HOME": "relative-xdg"],
+                name: "XDG_CONFIG_HOME relative",
+                variables: ["HOME": "<root>/home", "XDG_CONFIG_HOME": "relative-xdg"],
                 unsetting: []),
             ProbeEnvironment(
                 name: "XDG_CONFIG_HOME empty", variables: ["HOME": "<root>/home", "XDG_CONFIG_HOME": ""], unsetting: []),
@@ -109,7 +111,8 @@ import TypedDefaults
                         arguments, environment: variables, unsetting: environment.unsetting, directory: root)
                 }
                 func start(_ arguments: [String]) throws -> ProbeProcess {
-                    try ProbeProcess(arguments, environment: variables, unsetting: environment.unsetting, directory: root)
+                    try ProbeProcess(
+                        arguments, environment: variables, unsetting: environment.unsetting, directory: root)
                 }
                 let (exited, killed, writers) = (suite + ".exited", suite + ".killed", suite + ".writers")
                 defer { removeFiles(of: [suite, exited, killed, writers], under: root) }
@@ -139,7 +142,8 @@ import TypedDefaults
                     for burst in bursts { try burst.send("go") }
                     let ended = bursts.map { $0.finish() }
                     #expect(ended.map(\.status) == Array(repeating: 0, count: count), "\(ended.map(\.standardError))")
-                    #expect(try run(["count", writers] + prefixes).lines == Array(repeating: "\(perWriter)", count: count))
+                    #expect(
+                        try run(["count", writers] + prefixes).lines == Array(repeating: "\(perWriter)", count: count))
                 }
             }
         }

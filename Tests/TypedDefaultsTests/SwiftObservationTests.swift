@@ -23,11 +23,11 @@ private final class SettingsModel {
 struct SwiftObservationTests {
     @Test func aTrackedReadHearsOfAWriteThroughAnotherStoreOverTheSameSuiteOnce() throws {
         try withSuite { suite, store in
-        let other = try #require(DefaultsStore(suiteName: suite))
-        let fired = tracking { _ = store[.theme] }
-        other[.theme] = .dark
-        other[.theme] = .light
-        #expect(fired.all == [1])
+            let other = try #require(DefaultsStore(suiteName: suite))
+            let fired = tracking { _ = store[.theme] }
+            other[.theme] = .dark
+            other[.theme] = .light
+            #expect(fired.all == [1])
         }
     }
 

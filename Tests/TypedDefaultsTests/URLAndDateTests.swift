@@ -62,9 +62,9 @@ struct URLAndDateTests {
 
     @Test func datesWrittenByThePlainAPIRead() throws {
         try withSuite { suiteName, store in
-        let date = Date(timeIntervalSince1970: 1_700_000_000.5)
-        try #require(UserDefaults(suiteName: suiteName)).set(date, forKey: "when")
-        #expect(store[UserDefaultTypedKey<Date?>("when")] == date)
+            let date = Date(timeIntervalSince1970: 1_700_000_000.5)
+            try #require(UserDefaults(suiteName: suiteName)).set(date, forKey: "when")
+            #expect(store[UserDefaultTypedKey<Date?>("when")] == date)
         }
     }
 }

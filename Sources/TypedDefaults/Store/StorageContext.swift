@@ -255,7 +255,8 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
             commits.append(
                 Commit(
                     tracked: trackedName(name), observers: observers.observers(of: name),
-                    change: ObjectChange(oldObject: oldObject, newObject: storage.object(forKey: name), sequence: sequence)
+                    change: ObjectChange(
+                        oldObject: oldObject, newObject: storage.object(forKey: name), sequence: sequence)
                 ))
         }
         return commits

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestEnvironment
+import Testing
 
 // MARK: The run's own configuration folder
 

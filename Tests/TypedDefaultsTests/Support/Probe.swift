@@ -168,4 +168,3 @@ func propertyList(at url: URL) -> [String: Any]? {
     guard let data = try? Data(contentsOf: url) else { return nil }
     return (try? PropertyListSerialization.propertyList(from: data, format: nil)) as? [String: Any]
 }
-

@@ -84,4 +84,3 @@ func equivalentPropertyLists(_ first: Any, _ second: Any) -> Bool {
         return "\(first)" == "\(second)"
     }
 }
-

@@ -31,4 +31,3 @@ final class Recorder<Element: Sendable>: Sendable {
         return elements
     }
 }
-

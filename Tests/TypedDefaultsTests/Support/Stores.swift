@@ -54,7 +54,8 @@ func uniqueSuiteName(_ label: String = #function) -> String {
 /// Runs `body` with a new suite and a store over it, and removes the suite afterwards: the one way a
 /// test gets a suite of its own.
 func withSuite<Result>(
-    keyPrefix: String = "", label: String = #function, _ body: (_ suite: String, _ store: DefaultsStore) throws -> Result
+    keyPrefix: String = "", label: String = #function,
+    _ body: (_ suite: String, _ store: DefaultsStore) throws -> Result
 ) throws -> Result {
     let suite = uniqueSuiteName(label)
     defer { DefaultsStore.removeSuite(named: suite) }

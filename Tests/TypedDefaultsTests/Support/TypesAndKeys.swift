@@ -68,4 +68,3 @@ final class CountingStorage: KeyValueStorage, @unchecked Sendable {
         inner.register(defaults: defaults)
     }
 }
-

@@ -33,7 +33,9 @@
                     }
                 }
                 try writeAll(bytes, to: descriptor, path: temporaryPath)
-                guard rename(temporaryPath, path) == 0 else { throw FileFailure.failed("cannot replace", path, .current) }
+                guard rename(temporaryPath, path) == 0 else {
+                    throw FileFailure.failed("cannot replace", path, .current)
+                }
             } catch {
                 close(descriptor)
                 unlink(temporaryPath)

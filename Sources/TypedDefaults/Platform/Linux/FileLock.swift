@@ -33,7 +33,7 @@
         let flags = O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
         do {
             return try retryingInterrupts { open(path, O_CREAT | O_RDWR | flags, 0o600) }
-        } catch where error.code == EACCES {
+        } catch  where error.code == EACCES {
             return try retryingInterrupts { open(path, O_RDONLY | flags) }
         }
     }

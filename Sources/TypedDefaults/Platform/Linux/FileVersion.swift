@@ -75,7 +75,8 @@
                 switch error {
                 case .noSuchFile: return nil
                 case .symbolicLink:
-                    throw FileFailure.refused(path: path, reason: "it is a symbolic link, which the library does not follow")
+                    throw FileFailure.refused(
+                        path: path, reason: "it is a symbolic link, which the library does not follow")
                 default: throw FileFailure.refused(path: path, reason: "it cannot be read: \(error)")
                 }
             }

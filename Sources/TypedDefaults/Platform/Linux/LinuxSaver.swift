@@ -311,7 +311,12 @@
         }
 
         func prepareForFirstUse() {
-            guard firstUse.withLock({ used in defer { used = true }; return !used }) else { return }
+            guard
+                firstUse.withLock({ used in
+                    defer { used = true }
+                    return !used
+                })
+            else { return }
             if let file { SuiteWatcher.shared.watch(self, file: file) }
             CorelibsInternals.loadDomain(of: defaults)
         }

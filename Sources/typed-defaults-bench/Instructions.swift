@@ -1,0 +1,136 @@
+// `swift run -c release typed-defaults-bench --instructions [--check]`
+//
+// The speed gate: instruction counts, which do not move with the machine's load as times do. For each
+// case the benchmark runs itself under valgrind's callgrind, once per side, and counts only the
+// instructions of the measured loop on the calling thread (`--toggle-collect` on
+// `countedRegionForCallgrind`): background saves and the process's start are left out. A case's
+// figure is the instructions per operation, library over plain. Skipped, with a message, where
+// valgrind is not installed.
+import Foundation
+import Observation
+import TypedDefaults
+
+/// The loop whose instructions are counted: nothing else in the process is.
+@inline(never)
+func countedRegionForCallgrind(_ operations: Int, _ body: (Int) -> Void) {
+    for index in 0..<operations { body(index) }
+}
+
+/// One measured side, run in a process of its own: `--instruction-case CASE SIDE OPERATIONS KEYS`.
+func runInstructionCase(_ name: String, side: String, operations: Int, keys: Int) {
+    let suite = "typed-defaults-bench.instructions.\(ProcessInfo.processInfo.processIdentifier)"
+    let store = DefaultsStore(suiteName: suite)!
+    let plain = UserDefaults(suiteName: suite)!
+    defer { DefaultsStore.removeSuite(named: suite) }
+    for index in 0..<(keys - 1) { plain.set(index, forKey: "filler\(index)") }
+    let key = UserDefaultTypedKey<Int>("int", defaultValue: 0)
+    store[key] = 1
+    var computed: UserDefaultTypedKey<Int> { UserDefaultTypedKey<Int>("int", defaultValue: 0) }
+
+    let body: (Int) -> Void
+    switch (name, side) {
+    case ("read", "library"): body = { _ in keep(store[key]) }
+    case ("read", "plain"): body = { _ in keep(plain.object(forKey: "int") as? Int) }
+    case ("write", "library"): body = { store[key] = $0 }
+    case ("write", "plain"): body = { plain.set($0 as Any, forKey: "int") }
+    case ("computed", "library"): body = { _ in keep(store[computed]) }
+    case ("tracked", "library"):
+        body = { _ in
+            withObservationTracking {
+                keep(store[key])
+            } onChange: {
+            }
+        }
+    case ("modify", "library"): body = { _ in _ = try? store.modify(key) { $0 += 1 } }
+    default: fatalError("unknown case \(name) \(side)")
+    }
+    for index in 0..<100 { body(index) }  // first use: binding, registration, Foundation's first read
+    countedRegionForCallgrind(operations, body)
+}
+
+/// Runs every case under callgrind and prints the table; returns false when a gated ratio is over.
+func runInstructionGate(check: Bool) -> Bool {
+    guard
+        let valgrind = ["/usr/bin/valgrind", "/usr/local/bin/valgrind"].first(
+            where: FileManager.default.isExecutableFile)
+    else {
+        print("instructions: valgrind is not installed here; the instruction gate is skipped")
+        return true
+    }
+    let executable = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
+    func instructions(_ name: String, _ side: String, keys: Int) -> Double {
+        // Foundation's set costs O(keys) instructions: fewer writes keep the large suite's run short.
+        let operations = name == "write" && keys > 1 ? 400 : 4_000
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("typed-defaults-callgrind.\(UUID())")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: valgrind)
+        process.arguments = [
+            "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=*countedRegionForCallgrind*",
+            "--callgrind-out-file=\(output.path)", executable, "--instruction-case", name, side, "\(operations)",
+            "\(keys)",
+        ]
+        process.standardError = FileHandle.nullDevice
+        try! process.run()
+        process.waitUntilExit()
+        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        guard process.terminationStatus == 0,
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("totals:") || $0.hasPrefix("summary:") }
+            ),
+            let total = Double(line.split(separator: " ").last ?? "")
+        else { fatalError("callgrind failed for \(name) \(side) (status \(process.terminationStatus))") }
+        return total / Double(operations)
+    }
+
+    struct Row {
+        let name: String
+        let library: Double
+        let baseline: Double
+        let baselineName: String
+        let budget: Double?
+    }
+    var rows: [Row] = []
+    for keys in [1, 1_000] {
+        let suffix = keys == 1 ? "" : ", \(keys.formatted()) keys"
+        let read = instructions("read", "library", keys: keys)
+        rows.append(
+            Row(
+                name: "read Int\(suffix)", library: read, baseline: instructions("read", "plain", keys: keys),
+                baselineName: "plain read", budget: 1.05))
+        rows.append(
+            Row(
+                name: "write Int\(suffix)", library: instructions("write", "library", keys: keys),
+                baseline: instructions("write", "plain", keys: keys), baselineName: "plain set", budget: 1.05))
+        if keys == 1 {
+            rows.append(
+                Row(
+                    name: "read Int, computed key", library: instructions("computed", "library", keys: keys),
+                    baseline: read, baselineName: "static let key", budget: 1.10))
+            rows.append(
+                Row(
+                    name: "read Int, tracked", library: instructions("tracked", "library", keys: keys), baseline: read,
+                    baselineName: "untracked read", budget: nil))
+            rows.append(
+                Row(
+                    name: "modify Int", library: instructions("modify", "library", keys: keys),
+                    baseline: rows[1].library, baselineName: "typed write", budget: nil))
+        }
+    }
+    print(
+        "instructions per operation (callgrind; 4,000 operations, 400 for writes in the large suite; calling thread only)"
+    )
+    print(
+        "case".padding(toLength: 28, withPad: " ", startingAt: 0), "library", "baseline", "ratio", "budget", "against",
+        separator: "\t")
+    var withinBudget = true
+    for row in rows {
+        let ratio = row.library / row.baseline
+        let over = row.budget.map { ratio > $0 } ?? false
+        if over { withinBudget = false }
+        print(
+            row.name.padding(toLength: 28, withPad: " ", startingAt: 0), String(format: "%.0f", row.library),
+            String(format: "%.0f", row.baseline), String(format: "%.3f", ratio) + (over ? " OVER" : ""),
+            row.budget.map { String(format: "%.2f", $0) } ?? "-", row.baselineName, separator: "\t")
+    }
+    return withinBudget || !check
+}
