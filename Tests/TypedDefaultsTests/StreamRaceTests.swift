@@ -44,8 +44,10 @@ struct StreamRaceTests {
                             store[key] = step
                             if step.isMultiple(of: 7) { store.remove(key) }
                         } else {
-                            let task = Task { for await _ in store.updates(key) {} }
-                            if step.isMultiple(of: 2) { store[key] = -step }
+                            // Cancelled once it iterates, while the writers deliver into its stream.
+                            let iterating = Recorder<Bool>()
+                            let task = Task { for await _ in store.updates(key) { iterating.append(true) } }
+                            _ = pollUntil(1) { !iterating.all.isEmpty }
                             task.cancel()
                         }
                     }

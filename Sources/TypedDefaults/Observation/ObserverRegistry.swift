@@ -8,7 +8,8 @@ public struct DefaultsChange<Value: UserDefaultConvertible>: Sendable {
     public let newValue: Value
 }
 
-/// Keeps an observation alive: `cancel()` ends it, and so does releasing the token.
+/// Keeps an observation alive: `cancel()` ends it, and so does releasing the token (no callback starts
+/// after that; one already running on another thread may still finish).
 public final class ObservationToken: Sendable {
     private let observers: [Observer]
     /// Keeps the storage's shared state, and so its observers, alive while the observation lasts, even
@@ -40,7 +41,10 @@ public final class ObservationToken: Sendable {
         endDelivery?()
     }
 
-    deinit { cancel() }
+    // Releasing the token does not wait for callbacks running on other threads: the last reference may
+    // go in the middle of a delivery into that very observation (a stream that ends while a writer
+    // yields into it), where waiting would deadlock.
+    deinit { cancelWithoutWaiting() }
 }
 
 /// A change of one stored name as observers get it: the objects before and after, and the change's
