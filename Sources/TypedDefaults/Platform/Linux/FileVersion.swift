@@ -103,9 +103,7 @@
             while true {
                 let count: Int
                 do {
-                    count = try retryingInterrupts {
-                        buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-                    }
+                    count = try readSome(descriptor, into: &buffer)
                 } catch {
                     throw FileFailure.failed("cannot read", path, error)
                 }

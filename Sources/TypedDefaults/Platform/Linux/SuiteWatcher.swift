@@ -55,14 +55,7 @@
         private func run() {
             var buffer = [UInt8](repeating: 0, count: 64 * 1024)
             while true {
-                let count: Int
-                do {
-                    count = try retryingInterrupts {
-                        buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-                    }
-                } catch {
-                    return
-                }
+                guard let count = try? readSome(descriptor, into: &buffer) else { return }
                 var changed: [LinuxSaver] = []
                 var unwatched: [[Entry]] = []
                 var offset = 0

@@ -31,6 +31,11 @@
         }
     }
 
+    /// Reads what `descriptor` has into `buffer`, up to its size: the count read, 0 at the end.
+    func readSome(_ descriptor: Int32, into buffer: inout [UInt8]) throws(Errno) -> Int {
+        try retryingInterrupts { buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) } }
+    }
+
     /// A file operation of the saver that failed or was refused.
     enum FileFailure: Error {
         /// `action` on `path` failed: "cannot create /x/.S.plist.tmp-abc: Permission denied".
