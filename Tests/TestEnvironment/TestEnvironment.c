@@ -40,8 +40,6 @@ static void remove_test_files(void) {
         unlink(path);
     }
     closedir(folder);
-    // The folder itself only if the run made it and left it empty.
-    rmdir(config_home);
 }
 
 __attribute__((constructor)) static void prepare_cleanup(void) {

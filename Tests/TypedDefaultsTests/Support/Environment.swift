@@ -6,7 +6,12 @@ import Testing
 
 /// The folder Foundation keeps this process's suites in (and the probes', which inherit the
 /// environment); what the tests leave there is removed at exit (TestEnvironment.c).
-let testConfigHome = URL(fileURLWithPath: String(cString: typed_defaults_tests_config_home()))
+/// Made if it is not there yet, so that a test can put a file in it before any store is used.
+let testConfigHome: URL = {
+    let folder = URL(fileURLWithPath: String(cString: typed_defaults_tests_config_home()))
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder
+}()
 
 // MARK: Long runs
 
