@@ -9,7 +9,7 @@ protocol DomainSaver: AnyObject, Sendable {
     /// context that owns the saver; held weakly.
     func attach(to receiver: any SavedChangeReceiver)
     /// A name of the domain is used for the first time: start watching for other processes' saves and
-    /// make Foundation read the domain, once.
+    /// make Foundation read the domain, once; every caller returns only once that is done.
     func prepareForFirstUse()
     /// `name` was just written (`nil`: removed) in the storage: save it soon. Called with the context's
     /// write order held, so records change in the order values do.

@@ -155,8 +155,10 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
         let keyObject = ObjectIdentifier(key)
         guard let bound = bindings.withLock({ $0.entry(for: storedName, nameHash: nameHash, valueType: valueType) })
         else {
-            saver?.prepareForFirstUse()
             recordUses(CollectionOfOne((storedName, key)))
+            // After the name's default is registered: Foundation's first read of a domain before
+            // registrations made every later read of it slower.
+            saver?.prepareForFirstUse()
             let tracked = trackedNames.withLock { names in
                 if let tracked = names[storedName] { return tracked }
                 let tracked = makeTrackedName()

@@ -54,7 +54,9 @@
         private var known: (version: FileVersion?, contents: [String: Any])?
         private var removedStaleTemporaryFiles = false
         private let receiver = Locked<WeakReceiver>(WeakReceiver())
-        private let firstUse = Locked(false)
+        private let preparing = NSLock()
+        /// Guarded by `preparing`.
+        private var isPrepared = false
 
         private struct WeakReceiver {
             weak var receiver: (any SavedChangeReceiver)?
@@ -310,15 +312,15 @@
             receiver.withLock { $0.receiver }?.announce(commits)
         }
 
+        /// Watches the file and makes Foundation read it, once. Every caller waits until that is done:
+        /// a read racing with Foundation's first read sees an empty domain.
         func prepareForFirstUse() {
-            guard
-                firstUse.withLock({ used in
-                    defer { used = true }
-                    return !used
-                })
-            else { return }
+            preparing.lock()
+            defer { preparing.unlock() }
+            guard !isPrepared else { return }
             if let file { SuiteWatcher.shared.watch(self, file: file) }
             CorelibsInternals.loadDomain(of: defaults)
+            isPrepared = true
         }
 
         /// Takes what the file holds as the version this process knows.
