@@ -221,7 +221,8 @@ case "watch":
             let snapshot = store.snapshot()["count"].map { "\($0)" } ?? "none"
             say(
                 "read=\(store[Fixture.count]) wrapper=\(wrapper.wrappedValue) hasKey=\(store.hasKey(Fixture.count)) "
-                    + "snapshot=\(snapshot) events=\(events.all.joined(separator: ","))")
+                    + "snapshot=\(snapshot) events=\(events.all.joined(separator: ",")) "
+                    + "marker=\(store.snapshot()["marker"].map { "\($0)" } ?? "none")")
         }
     }
     token.cancel()
