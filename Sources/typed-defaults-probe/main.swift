@@ -2,7 +2,10 @@
 // asks (return from main, exit(), or waiting to be killed); another run reads the values back.
 // Not a product: the tests build and start it.
 //
-//   typed-defaults-probe write SUITE return|exit|wait   write the fixture values, then end that way
+//   typed-defaults-probe write SUITE return|exit|wait|busy-wait
+//                                                       write the fixture values, then end that way
+//                                                       (busy-wait: with Dispatch's .utility queue kept
+//                                                       busy by blocked and CPU-bound work)
 //   typed-defaults-probe dump SUITE                     print the fixture keys, one `name=value` a line
 //   typed-defaults-probe burst SUITE PREFIX COUNT       print "ready", wait for a line on stdin, then
 //                                                       write COUNT keys, saving after each
@@ -149,11 +152,22 @@ guard let store = DefaultsStore(suiteName: arguments[1]) else {
 
 switch arguments[0] {
 case "write":
+    if arguments.count > 2, arguments[2] == "busy-wait" {
+        // What an app may do with the global queues: 64 blocked items and two that never yield.
+        let never = DispatchSemaphore(value: 0)
+        for _ in 0..<64 { DispatchQueue.global(qos: .utility).async { never.wait() } }
+        for _ in 0..<2 {
+            DispatchQueue.global(qos: .utility).async {
+                var spin = 0
+                while true { spin &+= 1 }
+            }
+        }
+    }
     Fixture.write(to: store)
     switch arguments.count > 2 ? arguments[2] : "return" {
     case "exit":
         exit(0)
-    case "wait":
+    case "wait", "busy-wait":
         say("written")
         _ = readLine()  // the test kills the process while it waits here
     default:

@@ -28,7 +28,7 @@
 
         /// How long after the first of a burst of writes they are saved: far below a second, so that a
         /// process killed a second after a write has saved it, and long enough to gather a burst.
-        static let saveDelay: DispatchTimeInterval = .milliseconds(100)
+        static let saveDelay: TimeInterval = 0.1
 
         private struct Pending {
             /// The names this process wrote and has not saved yet, with their last object (nil: removed).
@@ -116,15 +116,7 @@
                 defer { state.saveScheduled = true }
                 return !state.saveScheduled
             }
-            if mustSchedule {
-                DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + Self.saveDelay) { [weak self] in
-                    do {
-                        try self?.flush()
-                    } catch {
-                        ErrorReporting.report(error)
-                    }
-                }
-            }
+            if mustSchedule { SaveScheduler.shared.schedule(self, after: Self.saveDelay) }
         }
 
         func hasUnsavedWrite(forName name: String) -> Bool {
