@@ -19,6 +19,10 @@
 //   typed-defaults-probe watch SUITE                    read and observe "count"; print "ready", then for each
 //                                                       line "check" print what every read path and the
 //                                                       observers saw; "write N" writes N; "quit" ends
+//   typed-defaults-probe exit-in-modify SUITE           write the fixture values, then call exit(0) inside
+//                                                       a modify transform
+//   typed-defaults-probe sigint SUITE                   exit(0) on SIGINT; print "ready", then write and
+//                                                       save in a loop until the signal comes
 //   typed-defaults-probe modify SUITE COUNT             print "ready", wait for a line, then modify "count"
 //                                                       (+1) COUNT times
 //
@@ -251,6 +255,25 @@ case "modify":
         } catch {
             fail("\(error)")
         }
+    }
+case "exit-in-modify":
+    Fixture.write(to: store)
+    _ = try? store.modify(UserDefaultTypedKey<Int>("modified", defaultValue: 0)) { _ in exit(0) }
+case "sigint":
+    signal(SIGINT) { _ in exit(0) }
+    // A child inherits its parent's blocked signals, and the tests start probes from threads that block them.
+    var interrupt = sigset_t()
+    sigemptyset(&interrupt)
+    sigaddset(&interrupt, SIGINT)
+    pthread_sigmask(SIG_UNBLOCK, &interrupt, nil)
+    var step = 0
+    while true {
+        step += 1
+        Fixture.write(to: store)
+        store[UserDefaultTypedKey<Int>("step", defaultValue: 0)] = step
+        try? store.flush()
+        // Ready once the loop runs: the signal lands in the middle of writes and saves.
+        if step == 20 { say("ready") }
     }
 case "args":
     print("count=\(store[UserDefaultTypedKey<Int>("count", defaultValue: 0)])")

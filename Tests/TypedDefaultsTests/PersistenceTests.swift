@@ -47,6 +47,37 @@ struct PersistenceTests {
 
     // The Linux saver's own files: there is no saver on Apple platforms.
     #if os(Linux)
+        /// `exit()` inside a `modify` transform, which holds the suite's locks: the exit-time save saves
+        /// under them instead of waiting for them forever.
+        @Test func exitInsideModifyExitsAndSavesWhatWasWritten() throws {
+            try withProcessSuite { suite in
+                let probe = try ProbeProcess(["exit-in-modify", suite])
+                #expect(pollUntil { !probe.process.isRunning }, "the probe hung at exit")
+                if probe.process.isRunning { probe.kill() }
+                let ended = probe.finish()
+                #expect(ended.status == 0, "\(ended.standardError)")
+                #expect(try ProbeProcess.run(["dump", suite]).lines == fixtureLines)
+            }
+        }
+
+        /// `exit()` from a SIGINT handler that interrupts writes and saves, twenty times: every process
+        /// ends, having saved what it could or said why not.
+        @Test func exitFromASignalHandlerNeverHangs() throws {
+            try withProcessSuite { suite in
+                var hung = 0
+                for _ in 0..<20 {
+                    let probe = try ProbeProcess(["sigint", suite])
+                    #expect(probe.waitForLine("ready"))
+                    Foundation.kill(probe.process.processIdentifier, SIGINT)
+                    if !pollUntil(waitLimit, { !probe.process.isRunning }) {
+                        hung += 1
+                        probe.kill()
+                    }
+                    _ = probe.finish()
+                }
+                #expect(hung == 0, "\(hung) of 20 processes hung at exit")
+            }
+        }
         @Test func aFailedSaveIsReportedNotSwallowed() throws {
             // A configuration folder below a regular file cannot be created, even by root.
             let blocker = FileManager.default.temporaryDirectory.appendingPathComponent("typed-defaults-\(UUID())")

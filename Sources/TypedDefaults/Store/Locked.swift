@@ -14,6 +14,14 @@ final class Locked<State>: @unchecked Sendable {
         self.state = state
     }
 
+    /// `body` with the lock, if it can be had before `deadline`; nil otherwise. For the exit-time save,
+    /// which must never wait forever (the exiting thread may hold the lock itself).
+    func withLock<Result>(before deadline: Date, _ body: (inout State) throws -> Result) rethrows -> Result? {
+        guard lock.lock(before: deadline) else { return nil }
+        defer { lock.unlock() }
+        return try body(&state)
+    }
+
     func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         lock.lock()
         defer { lock.unlock() }

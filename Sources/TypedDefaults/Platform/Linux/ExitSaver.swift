@@ -23,13 +23,13 @@
             }
         }
 
+        /// Saves what each saver can, never waiting forever (see `LinuxSaver.saveAtExit`).
         func saveAll() {
-            for saver in savers.withLock({ $0.compactMap(\.saver) }) {
-                do {
-                    try saver.flush()
-                } catch {
-                    ErrorReporting.report(error)
-                }
+            guard let savers = savers.withLock(before: Date(timeIntervalSinceNow: LinuxSaver.exitWait), { $0 }) else {
+                return
+            }
+            for saver in savers.compactMap(\.saver) {
+                saver.saveAtExit()
             }
         }
     }

@@ -48,6 +48,9 @@
         /// Serializes saves and looks at the file within the process (the file lock does across
         /// processes), and guards `known`.
         private let saving = NSLock()
+        /// The thread that holds `saving`, and whether it holds the file lock too (inside `exclusively`):
+        /// what the exit-time save needs to know when `exit()` is called with them held.
+        private let holder = Locked<(thread: ObjectIdentifier?, holdsFileLock: Bool)>((nil, false))
         /// What the file held when this process last read or wrote it, and that version, held open (nil
         /// when it is unknown, or there was no file): a save or a look that finds the same version does
         /// not read and parse it again, and what differs from it was saved by someone else.
@@ -153,7 +156,7 @@
         // MARK: Saving
 
         func flush() throws {
-            let (notice, commits) = try saving.withLock { try savePending() }
+            let (notice, commits) = try withSaving { try savePending() }
             // Told once the locks are released: an observer or a handler may well save again.
             announce(commits)
             if let notice { ErrorReporting.report(notice) }
@@ -172,7 +175,11 @@
             }
             guard pending.withLock({ !$0.changes.isEmpty }) else { return (nil, []) }
             do {
-                return try file.withLock { try savePendingLocked(to: file) }
+                return try file.withLock {
+                    holder.withLock { $0.holdsFileLock = true }
+                    defer { holder.withLock { $0.holdsFileLock = false } }
+                    return try savePendingLocked(to: file)
+                }
             } catch {
                 throw reported(error)
             }
@@ -180,8 +187,20 @@
 
         /// Saves every pending write into `file`, whose lock this process holds, and brings in what others
         /// saved there meanwhile. Called with `saving` held.
-        private func savePendingLocked(to file: SuiteFile) throws -> (notice: DefaultsError?, commits: [Commit]) {
-            let changes = takePending()
+        ///
+        /// With `atExit`, brings nothing into memory and waits for the pending writes' lock only until then.
+        private func savePendingLocked(to file: SuiteFile, atExit deadline: Date? = nil) throws -> (
+            notice: DefaultsError?, commits: [Commit]
+        ) {
+            let changes: [String: Any?]
+            if let deadline {
+                guard let taken = pending.withLock(before: deadline, { Self.take(&$0) }) else {
+                    throw DefaultsError.saveFailed(suite: domain, reason: "the pending writes stayed locked at exit")
+                }
+                changes = taken
+            } else {
+                changes = takePending()
+            }
             guard !changes.isEmpty else { return (nil, []) }
             do {
                 if !removedStaleTemporaryFiles {
@@ -189,7 +208,7 @@
                     file.removeStaleTemporaryFiles()
                 }
                 var state = try look(at: file, movingAsideUnreadable: true)
-                let commits = bringIn(state.changedElsewhere, saving: changes)
+                let commits = deadline == nil ? bringIn(state.changedElsewhere, saving: changes) : []
                 for (name, object) in changes {
                     state.contents[name] = object
                 }
@@ -216,11 +235,13 @@
 
         /// Takes the pending writes, to be saved.
         private func takePending() -> [String: Any?] {
-            pending.withLock { state in
-                state.saveScheduled = false
-                defer { state.changes = [:] }
-                return state.changes
-            }
+            pending.withLock(Self.take)
+        }
+
+        private static func take(_ state: inout Pending) -> [String: Any?] {
+            state.saveScheduled = false
+            defer { state.changes = [:] }
+            return state.changes
         }
 
         /// The error a failure of the saver's file work is reported as.
@@ -233,6 +254,8 @@
                 return .saveFailed(suite: domain, reason: "\(action) \(path)")
             case FileFailure.refused(let path, let reason):
                 return .fileRefused(suite: domain, path: path, reason: reason)
+            case FileFailure.timedOut(let path):
+                return .saveFailed(suite: domain, reason: "\(path) stayed locked by another process")
             default:
                 return .saveFailed(suite: domain, reason: "\(error)")
             }
@@ -334,9 +357,11 @@
             guard let file else { return try body() }
             var commits: [Commit] = []
             var notice: DefaultsError?
-            let result = try saving.withLock {
+            let result = try withSaving {
                 do {
                     return try file.withLock {
+                        holder.withLock { $0.holdsFileLock = true }
+                        defer { holder.withLock { $0.holdsFileLock = false } }
                         let state = try look(at: file, movingAsideUnreadable: true)
                         notice = state.notice
                         commits = bringIn(state.changedElsewhere)
@@ -353,6 +378,66 @@
             announce(commits)
             if let notice { ErrorReporting.report(notice) }
             return result
+        }
+
+        /// `body` holding `saving`, with this thread recorded as its holder.
+        private func withSaving<Result>(_ body: () throws -> Result) rethrows -> Result {
+            saving.lock()
+            holder.withLock { $0.thread = ObjectIdentifier(Thread.current) }
+            defer {
+                holder.withLock { $0 = (nil, false) }
+                saving.unlock()
+            }
+            return try body()
+        }
+
+        // MARK: Exit
+
+        /// How long the exit-time save waits for a lock held elsewhere before it gives up.
+        static let exitWait: TimeInterval = 2
+
+        /// Saves what it can at exit, and never waits forever: `exit()` may be called with this saver's
+        /// locks held by the exiting thread (inside `modify`'s transform, or from a signal handler that
+        /// interrupted a write or a save). Values others saved are not brought into memory: the process
+        /// is ending. What it cannot save is reported.
+        func saveAtExit() {
+            guard let file else {
+                if (try? flush()) == nil {
+                    ErrorReporting.report(
+                        DefaultsError.saveFailed(suite: domain, reason: "synchronize() failed at exit"))
+                }
+                return
+            }
+            let deadline = Date(timeIntervalSinceNow: Self.exitWait)
+            let this = ObjectIdentifier(Thread.current)
+            guard let held = holder.withLock(before: deadline, { $0 }) else {
+                return giveUpAtExit("its bookkeeping stayed locked")
+            }
+            do {
+                if held.thread == this {
+                    // `exit()` inside `modify`'s transform or from a signal handler that interrupted a save:
+                    // this thread holds `saving`, and maybe the file lock; nothing else in the process can.
+                    if held.holdsFileLock {
+                        _ = try savePendingLocked(to: file, atExit: deadline)
+                    } else {
+                        _ = try file.withLock(before: deadline) { try savePendingLocked(to: file, atExit: deadline) }
+                    }
+                    return
+                }
+                guard saving.lock(before: deadline) else {
+                    return giveUpAtExit("another thread's save held the suite for \(Int(Self.exitWait)) s")
+                }
+                defer { saving.unlock() }
+                guard pending.withLock(before: deadline, { !$0.changes.isEmpty }) ?? true else { return }
+                _ = try file.withLock(before: deadline) { try savePendingLocked(to: file, atExit: deadline) }
+            } catch {
+                ErrorReporting.report(reported(error))
+            }
+        }
+
+        private func giveUpAtExit(_ reason: String) {
+            ErrorReporting.report(
+                DefaultsError.saveFailed(suite: domain, reason: "the exit-time save gave up, because \(reason)"))
         }
 
         // MARK: The file's format

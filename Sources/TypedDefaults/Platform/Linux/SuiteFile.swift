@@ -38,9 +38,9 @@
         }
 
         /// Runs `body` holding the suite's file lock (see `withFileLock`), creating the folder first.
-        func withLock<Result>(_ body: () throws -> Result) throws -> Result {
+        func withLock<Result>(before deadline: Date? = nil, _ body: () throws -> Result) throws -> Result {
             createDirectory()
-            return try withFileLock(at: lockPath, body)
+            return try withFileLock(at: lockPath, before: deadline, body)
         }
     }
 #endif

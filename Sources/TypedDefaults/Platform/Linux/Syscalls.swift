@@ -42,6 +42,8 @@
         case failed(action: String, path: String, Errno?)
         /// The suite's file is there but the saver will not touch it: a link, a FIFO, a file it cannot read.
         case refused(path: String, reason: String)
+        /// The lock could not be had before a deadline (the exit-time save).
+        case timedOut(path: String)
 
         /// `action` on `path` failed with `errno` as it is now.
         static func failed(_ action: String, _ path: String, _ error: Errno) -> FileFailure {
