@@ -225,6 +225,31 @@ struct CoherenceTests {
             }
         }
 
+        /// A change of a value's type alone (an integer to a Boolean and back) is a change: compared by
+        /// kind and bits, not by `==`, which takes `1` and `true` for one value.
+        @Test func aChangeOfTypeAloneIsBroughtIn() throws {
+            try WatchedSuite.with(firstWriting: "flush") { watched in
+                let (file, reader) = (watched.file, watched.reader)
+                // (A whole real is not among the steps: Foundation on Linux hands back a stored `1.0` as `1`.)
+                for (step, (value, shown)) in [(true as Any, "true"), (1 as Any, "1")].enumerated() {
+                    var values = try #require(propertyList(at: file))
+                    values["count"] = value
+                    values["marker"] = step + 1
+                    try PropertyListSerialization.data(fromPropertyList: values, format: .xml, options: 0)
+                        .write(to: file, options: .atomic)
+                    var seen: Seen?
+                    #expect(
+                        pollUntil {
+                            seen = Seen(try? reader.ask("check"))
+                            return seen?.marker == "\(step + 1)"
+                        })
+                    #expect(seen?.reads.hasSuffix("snapshot=\(shown)") == true, "\(seen?.reads ?? "nothing")")
+                }
+                try reader.send("quit")
+                #expect(reader.finish().status == 0)
+            }
+        }
+
         @Test func aFileBrokenByHandLosesNoValueTheRunningProcessKnew() throws {
             try WatchedSuite.with(firstWriting: "write") { watched in
                 let (suite, reader) = (watched.suite, watched.reader)

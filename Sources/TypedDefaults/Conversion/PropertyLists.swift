@@ -159,3 +159,35 @@ enum PropertyListNumber {
         }
     }
 }
+
+/// Whether two stored objects are the same value of the same kind, bit for bit: what tells a change
+/// another process saved from no change. `1`, `1.0`, `"1"` and `true` all differ; a NaN equals the same
+/// NaN; strings compare by their Unicode scalars, so `"café"` composed and decomposed differ, as
+/// Foundation keeps them.
+func sameStoredObject(_ first: Any?, _ second: Any?) -> Bool {
+    guard let first = first.flatMap(unboxed), let second = second.flatMap(unboxed) else {
+        return first.flatMap(unboxed) == nil && second.flatMap(unboxed) == nil
+    }
+    switch (first, second) {
+    case (let first as String, let second as String):
+        return first.unicodeScalars.elementsEqual(second.unicodeScalars)
+    case (let first as Data, let second as Data): return first == second
+    case (let first as Date, let second as Date):
+        return first.timeIntervalSinceReferenceDate.bitPattern == second.timeIntervalSinceReferenceDate.bitPattern
+    case (let first as [Any], let second as [Any]):
+        return first.count == second.count && zip(first, second).allSatisfy(sameStoredObject)
+    case (let first as [String: Any], let second as [String: Any]):
+        return first.count == second.count
+            && first.allSatisfy { key, value in second[key].map { sameStoredObject(value, $0) } ?? false }
+    case (is String, _), (_, is String), (is Data, _), (_, is Data), (is Date, _), (_, is Date),
+        (is [Any], _), (_, is [Any]), (is [String: Any], _), (_, is [String: Any]):
+        return false
+    default:
+        switch (PropertyListNumber(first), PropertyListNumber(second)) {
+        case (.bool(let first)?, .bool(let second)?): return first == second
+        case (.integer(let first)?, .integer(let second)?): return first == second
+        case (.real(let first)?, .real(let second)?): return first.bitPattern == second.bitPattern
+        default: return false
+        }
+    }
+}

@@ -246,20 +246,21 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     func applySavedElsewhere(_ changed: [String: Any?], isOwnWrite: (String) -> Bool) -> [Commit] {
         writeOrder.lock()
         defer { writeOrder.unlock() }
-        let held = storedValues() ?? [:]
         var commits: [Commit] = []
+        // Per name, not through a listing of the domain: bringing in a save costs about the change.
         for (name, object) in changed where !isOwnWrite(name) {
-            // Already so here (Foundation read it, or this process wrote it): nothing to bring in.
-            if propertyListsEqual(held[name], object) { continue }
             let oldObject = storage.object(forKey: name)
+            // Already so here (Foundation read it, or this process wrote it): nothing to bring in.
+            if sameStoredObject(oldObject, object) { continue }
             store(object, forName: name)
+            let newObject = storage.object(forKey: name)
+            // A removal that leaves the registered default in view of a value equal to it: no read changes.
+            if sameStoredObject(oldObject, newObject) { continue }
             sequence &+= 1
             commits.append(
                 Commit(
                     tracked: trackedName(name), observers: observers.observers(of: name),
-                    change: ObjectChange(
-                        oldObject: oldObject, newObject: storage.object(forKey: name), sequence: sequence)
-                ))
+                    change: ObjectChange(oldObject: oldObject, newObject: newObject, sequence: sequence)))
         }
         return commits
     }

@@ -301,7 +301,7 @@
                 }
             }
             if let known {
-                for (name, object) in state.contents where !propertyListsEqual(object, known.contents[name]) {
+                for (name, object) in state.contents where !sameStoredObject(object, known.contents[name]) {
                     state.changedElsewhere.updateValue(object, forKey: name)
                 }
                 for name in known.contents.keys where state.contents[name] == nil {
