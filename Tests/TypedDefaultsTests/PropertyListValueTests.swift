@@ -69,3 +69,46 @@ struct PropertyListValueTests {
         #expect(store[UserDefaultTypedKey<PropertyListValue>("odd", defaultValue: "default")] == "default")
     }
 }
+
+@Suite("PropertyListValue nested deeper than a suite's file holds is refused")
+struct DeepPropertyListValueTests {
+    /// `levels` arrays, one inside the other, around an integer; built without recursion.
+    static func nested(_ levels: Int) -> PropertyListValue {
+        var value: PropertyListValue = .int(1)
+        for _ in 0..<levels { value = .array([value]) }
+        return value
+    }
+
+    @Test func theDeepestValueAFileHoldsIsSavedAndReadBack() throws {
+        try withSuite { suite, store in
+            let key = UserDefaultTypedKey<PropertyListValue?>("deepest")
+            let value = Self.nested(PropertyListValue.maximumNesting)
+            try store.set(value, for: key)
+            try store.flush()
+            #expect(store[key] == value)
+            #if os(Linux)
+                // The saved file reads back in Foundation: the whole suite, not only this key.
+                let file = testConfigHome.appendingPathComponent(suite + ".plist")
+                #expect(propertyList(at: file)?["deepest"] != nil)
+            #endif
+        }
+    }
+
+    @Test(arguments: [PropertyListValue.maximumNesting + 1, 5_000])
+    func aDeeperValueIsRefusedWithAClearErrorAndNothingElseIsLost(_ levels: Int) throws {
+        try withSuite { _, store in
+            let key = UserDefaultTypedKey<PropertyListValue?>("tooDeep")
+            let other = UserDefaultTypedKey<Int>("other", defaultValue: 0)
+            store[other] = 3
+            store[key] = .string("kept")
+            #expect {
+                try store.set(Self.nested(levels), for: key)
+            } throws: { error in
+                "\(error)".contains("nested more than \(PropertyListValue.maximumNesting) levels")
+            }
+            try store.flush()
+            #expect(store[key] == .string("kept"))
+            #expect(store[other] == 3)
+        }
+    }
+}

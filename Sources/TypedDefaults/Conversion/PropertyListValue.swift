@@ -81,6 +81,40 @@ extension PropertyListValue: UserDefaultConvertible {
 
     /// The native property list: a string, number, Boolean, date, data, array or dictionary.
     public var userDefaultsObject: Any? {
+        // Checked once, at the top, without recursion: a value nested thousands of levels deep would
+        // overflow the stack of anything that walks it recursively (Foundation's `set` among them).
+        guard nestingDepth(limit: Self.maximumNesting) <= Self.maximumNesting else { return nil }
+        return nestedObject
+    }
+
+    /// The deepest nesting of arrays and dictionaries a stored value may have: a suite's file holds
+    /// objects 511 levels below its top dictionary at most (the library's reader and Foundation's alike),
+    /// and the value sits one level below it.
+    public static let maximumNesting = 500
+
+    /// The levels of arrays and dictionaries in the value, counted without recursion; stops counting
+    /// past `limit`.
+    func nestingDepth(limit: Int) -> Int {
+        var deepest = 0
+        var pending: [(value: PropertyListValue, depth: Int)] = [(self, 0)]
+        while let (value, depth) = pending.popLast() {
+            switch value {
+            case .array(let elements):
+                deepest = max(deepest, depth + 1)
+                if deepest > limit { return deepest }
+                pending += elements.map { ($0, depth + 1) }
+            case .dictionary(let entries):
+                deepest = max(deepest, depth + 1)
+                if deepest > limit { return deepest }
+                pending += entries.values.map { ($0, depth + 1) }
+            default:
+                break
+            }
+        }
+        return deepest
+    }
+
+    private var nestedObject: Any? {
         switch self {
         case .string(let value): value
         case .int(let value): value
@@ -88,8 +122,8 @@ extension PropertyListValue: UserDefaultConvertible {
         case .bool(let value): value
         case .date(let value): value
         case .data(let value): value
-        case .array(let values): values.map { $0.userDefaultsObject as Any }
-        case .dictionary(let values): values.mapValues { $0.userDefaultsObject as Any }
+        case .array(let values): values.map { $0.nestedObject as Any }
+        case .dictionary(let values): values.mapValues { $0.nestedObject as Any }
         }
     }
 }

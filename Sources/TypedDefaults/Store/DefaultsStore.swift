@@ -108,8 +108,8 @@ public final class DefaultsStore: Sendable {
     public func set<Value>(_ value: Value, for key: UserDefaultTypedKey<Value>) throws {
         let (name, tracked) = bound(key)
         let object = value.userDefaultsObject
-        if object == nil, !(value is any OptionalBox) {
-            throw DefaultsError.unconvertibleValue(key: name, type: "\(Value.self)")
+        if object == nil, !Self.isNil(value) {
+            throw DefaultsError.unconvertibleValue(key: name, type: unconvertibleDescription(value))
         }
         write(object, forStoredName: name, tracked: tracked)
     }
@@ -143,8 +143,8 @@ public final class DefaultsStore: Sendable {
             var value = Self.value(of: key, from: context.storage.object(forKey: name))
             try transform(&value)
             let object = value.userDefaultsObject
-            if object == nil, !(value is any OptionalBox) {
-                throw DefaultsError.unconvertibleValue(key: name, type: "\(Value.self)")
+            if object == nil, !Self.isNil(value) {
+                throw DefaultsError.unconvertibleValue(key: name, type: unconvertibleDescription(value))
             }
             commit = context.commit(object, forName: name, tracked: tracked)
             return value
@@ -179,6 +179,25 @@ public final class DefaultsStore: Sendable {
     /// the default.
     public func isDefaultValue<Value: Equatable>(_ key: UserDefaultTypedKey<Value>) -> Bool {
         self[key] == key.defaultValue
+    }
+
+    /// Whether `value` is an optional holding nothing: a write of it removes the stored value. An
+    /// optional holding a value that has no property-list form is not.
+    private static func isNil<Value>(_ value: Value) -> Bool {
+        guard let box = value as? any OptionalBox else { return false }
+        return box.unboxed == nil
+    }
+
+    /// What an error says of a value with no property-list form: its type, and why where it is known.
+    private func unconvertibleDescription<Value>(_ value: Value) -> String {
+        if let value = value as? PropertyListValue {
+            let depth = value.nestingDepth(limit: PropertyListValue.maximumNesting)
+            if depth > PropertyListValue.maximumNesting {
+                return "PropertyListValue nested more than \(PropertyListValue.maximumNesting) levels "
+                    + "(a suite's file holds at most that)"
+            }
+        }
+        return "\(Value.self)"
     }
 
     /// Every change but `modify`'s: committed in the storage's order (and recorded for saving on Linux),
