@@ -19,6 +19,7 @@
 //   typed-defaults-probe watch SUITE                    read and observe "count"; print "ready", then for each
 //                                                       line "check" print what every read path and the
 //                                                       observers saw; "write N" writes N; "quit" ends
+//   typed-defaults-probe no-inotify SUITE               take every inotify instance, then read "count"
 //   typed-defaults-probe exit-in-modify SUITE           write the fixture values, then call exit(0) inside
 //                                                       a modify transform
 //   typed-defaults-probe sigint SUITE                   exit(0) on SIGINT; print "ready", then write and
@@ -256,6 +257,15 @@ case "modify":
             fail("\(error)")
         }
     }
+case "no-inotify":
+    // Takes every inotify instance this user may have, then uses the suite.
+    var taken: [Int32] = []
+    while true {
+        let descriptor = inotify_init1(0)
+        if descriptor < 0 { break }
+        taken.append(descriptor)
+    }
+    print("count=\(store[Fixture.count]) taken=\(taken.count > 0)")
 case "exit-in-modify":
     Fixture.write(to: store)
     _ = try? store.modify(UserDefaultTypedKey<Int>("modified", defaultValue: 0)) { _ in exit(0) }

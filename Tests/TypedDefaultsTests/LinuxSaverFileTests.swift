@@ -64,6 +64,19 @@ import TypedDefaults
             for name in kept { try? FileManager.default.removeItem(at: testConfigHome.appendingPathComponent(name)) }
         }
 
+        /// With no inotify instance left for the user, the process says so once, and reads still work.
+        /// It takes every instance the user may have, which other tests' processes need: it runs alone,
+        /// in a `swift test` of its own (`TYPED_DEFAULTS_INOTIFY_TEST=1`, as `.ci/run` does).
+        @Test(.enabled(if: ProcessInfo.processInfo.environment["TYPED_DEFAULTS_INOTIFY_TEST"] == "1", "runs alone"))
+        func noInotifyInstanceLeftIsReportedOnce() throws {
+            try withProcessSuite { suite in
+                let result = try ProbeProcess.run(["no-inotify", suite])
+                #expect(result.lines == ["count=0 taken=true"], "\(result.standardError)")
+                let reports = result.standardError.components(separatedBy: "is not watched for other processes' saves")
+                #expect(reports.count == 2, "\(result.standardError)")
+            }
+        }
+
         @Test func aConfigurationFolderRemovedAndMadeAgainIsStillWatched() throws {
             try withTemporaryFolder { folder in
                 let configHome = folder.appendingPathComponent("config")

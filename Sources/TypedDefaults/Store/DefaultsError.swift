@@ -15,6 +15,10 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// symbolic link, a FIFO, a directory, or a file this user cannot read. It is left as it is; the
     /// values stay pending in memory and the next save tries again.
     case fileRefused(suite: String, path: String, reason: String)
+    /// The suite's file cannot be watched (Linux: no inotify instance or watch left for this user, the
+    /// system's `fs.inotify` limits): values other processes save are seen at this process's next save
+    /// or `modify`, not within 200 ms. Reported once per suite.
+    case notWatched(suite: String, reason: String)
     /// The library cannot save this suite its own way (Linux) and lets Foundation's `synchronize()` save
     /// it: dates keep whole seconds only, and another process saving the suite at the same moment can
     /// lose keys. Reported once per suite.
@@ -33,6 +37,9 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
         case .fileRefused(let suite, let path, let reason):
             "TypedDefaults: could not save suite \"\(suite)\": \(path) is left as it is, because \(reason); "
                 + "the values stay pending"
+        case .notWatched(let suite, let reason):
+            "TypedDefaults: suite \"\(suite)\" is not watched for other processes' saves, because \(reason); "
+                + "they are seen at this process's next save or modify"
         case .savedBySynchronize(let suite, let reason):
             "TypedDefaults: suite \"\(suite)\" is saved with synchronize(), because \(reason): "
                 + "dates keep whole seconds only, and other processes saving it at once can lose keys"

@@ -333,7 +333,9 @@
             preparing.lock()
             defer { preparing.unlock() }
             guard !isPrepared else { return }
-            if let file { SuiteWatcher.shared.watch(self, file: file) }
+            if let file, let refused = SuiteWatcher.shared.watch(self, file: file) {
+                ErrorReporting.report(DefaultsError.notWatched(suite: domain, reason: refused))
+            }
             CorelibsInternals.loadDomain(of: defaults)
             isPrepared = true
         }

@@ -19,11 +19,14 @@
         /// system call or a saver's work.
         private let state = Locked<[Int32: [String: [Entry]]]>([:])
         private let descriptor: Int32
+        /// Why there is no descriptor, if there is none.
+        private let initError: Errno?
 
         static let shared = SuiteWatcher()
 
         private init() {
             descriptor = inotify_init1(Int32(IN_CLOEXEC))
+            initError = descriptor >= 0 ? nil : Errno.current
             guard descriptor >= 0 else { return }
             let thread = Thread { [self] in run() }
             thread.name = "TypedDefaults file watcher"
@@ -32,10 +35,13 @@
 
         private static let events = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE)
 
-        /// Watches `file` for `saver`; false when the system refuses (no inotify, too many watches).
-        @discardableResult
-        func watch(_ saver: LinuxSaver, file: SuiteFile) -> Bool {
-            add([Entry(saver: saver, file: file)], directory: file.directory)
+        /// Watches `file` for `saver`; the reason when the system refuses (no inotify instance or watch left).
+        func watch(_ saver: LinuxSaver, file: SuiteFile) -> String? {
+            guard descriptor >= 0 else {
+                return "no inotify instance is left (\(initError.map(String.init(describing:)) ?? "?"))"
+            }
+            return add([Entry(saver: saver, file: file)], directory: file.directory)
+                ? nil : "no inotify watch is left (\(Errno.current))"
         }
 
         /// Watches `directory` for `entries`, creating it first: Foundation creates it only at its first save.
