@@ -64,6 +64,44 @@ import TypedDefaults
             for name in kept { try? FileManager.default.removeItem(at: testConfigHome.appendingPathComponent(name)) }
         }
 
+        /// A binary property list of a dictionary, from objects already encoded (object 0 is the top),
+        /// with one-byte references and offsets: for files Foundation reads in ways worth keeping.
+        static func binaryPropertyList(_ objects: [[UInt8]]) -> Data {
+            var bytes = Array("bplist00".utf8)
+            var offsets: [UInt8] = []
+            for object in objects {
+                offsets.append(UInt8(bytes.count))
+                bytes += object
+            }
+            let tableOffset = bytes.count
+            bytes += offsets
+            func bigEndian(_ value: Int) -> [UInt8] {
+                (0..<8).reversed().map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) }
+            }
+            bytes += [0, 0, 0, 0, 0, 0, 1, 1] + bigEndian(objects.count) + bigEndian(0) + bigEndian(tableOffset)
+            return Data(bytes)
+        }
+
+        /// What Foundation reads from a file, a save must keep: the first of a key given twice, and a
+        /// 16-byte negative integer, which Foundation reads as a large unsigned one.
+        @Test func aSaveKeepsWhatFoundationReadsFromTheFile() throws {
+            try withSuite { suite, store in
+                let file = testConfigHome.appendingPathComponent(suite + ".plist")
+                let sixteenBytes: [UInt8] = [0x14] + Array(repeating: 0xFF, count: 15) + [0xFB]
+                try Self.binaryPropertyList([
+                    [0xD3, 1, 1, 5, 2, 3, 4],  // {twice: 2, twice: 3, wide: <16 bytes>}
+                    [0x55] + Array("twice".utf8), [0x10, 2], [0x10, 3], sixteenBytes, [0x54] + Array("wide".utf8),
+                ]).write(to: file)
+                let before = try #require(propertyList(at: file))
+                store[UserDefaultTypedKey<Int>("written", defaultValue: 0)] = 1
+                try store.flush()
+                let after = try #require(propertyList(at: file))
+                #expect("\(after["twice"] ?? "none")" == "\(before["twice"] ?? "none")")
+                #expect("\(after["wide"] ?? "none")" == "\(before["wide"] ?? "none")")
+                #expect("\(before["wide"] ?? "none")" == "18446744073709551611")
+            }
+        }
+
         /// With no inotify instance left for the user, the process says so once, and reads still work.
         /// It takes every instance the user may have, which other tests' processes need: it runs alone,
         /// in a `swift test` of its own (`TYPED_DEFAULTS_INOTIFY_TEST=1`, as `.ci/run` does).

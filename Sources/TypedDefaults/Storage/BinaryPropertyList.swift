@@ -314,7 +314,8 @@ enum BinaryPropertyList {
                     guard let key = reference(at: start + position * referenceSize, depth: depth) as? String,
                         let value = reference(at: start + (count + position) * referenceSize, depth: depth)
                     else { return nil }
-                    dictionary[key] = value
+                    // A key given twice: Foundation reads the first, and so must a save.
+                    if dictionary[key] == nil { dictionary[key] = value }
                 }
                 return dictionary
             default:
@@ -328,8 +329,9 @@ enum BinaryPropertyList {
             return object(at: index, depth: depth + 1)
         }
 
-        /// An integer object: 1, 2 and 4 bytes are unsigned, 8 signed, 16 an unsigned value above
-        /// Int64.max (or a negative one in the lower half). Returns the value and where it ends.
+        /// An integer object: 1, 2 and 4 bytes are unsigned, 8 signed, 16 the unsigned value of its lower
+        /// half when the upper half is all zeros or all ones, as Foundation reads it (a negative value in
+        /// 16 bytes reads as a large unsigned one there too). Returns the value and where it ends.
         private func integer(at offset: Int) -> (value: Any, end: Int)? {
             let marker = bytes[offset]
             guard marker & 0xF0 == 0x10 else { return nil }
@@ -345,9 +347,8 @@ enum BinaryPropertyList {
                 guard let high = Self.unsigned(bytes, at: offset + 1, size: 8),
                     let low = Self.unsigned(bytes, at: offset + 9, size: 8)
                 else { return nil }
-                if high == 0 { return (low <= UInt64(Int.max) ? Int(low) : low as Any, offset + 17) }
-                if high == UInt64.max, Int64(bitPattern: low) < 0 { return (Int(Int64(bitPattern: low)), offset + 17) }
-                return nil
+                guard high == 0 || high == UInt64.max else { return nil }
+                return (low <= UInt64(Int.max) ? Int(low) : low as Any, offset + 17)
             default:
                 return nil
             }
