@@ -102,6 +102,29 @@ import TypedDefaults
             }
         }
 
+        /// Two forms of one text (composed and decomposed), which Swift compares as equal, stay two: two
+        /// suite names are two suites and two files, and two strings in a value are saved as they are.
+        @Test func textIsKeptByItsBytesNotBySwiftsEquality() throws {
+            let composed = uniqueSuiteName() + ".caf\u{E9}"
+            let decomposed = composed.dropLast() + "e\u{301}"
+            defer { [composed, String(decomposed)].forEach(DefaultsStore.removeSuite(named:)) }
+            let first = try #require(DefaultsStore(suiteName: composed))
+            let second = try #require(DefaultsStore(suiteName: String(decomposed)))
+            let words = UserDefaultTypedKey<[String]>("words", defaultValue: [])
+            first[words] = ["caf\u{E9}", "cafe\u{301}"]
+            second[words] = ["second"]
+            try first.flush()
+            try second.flush()
+            let firstFile = testConfigHome.appendingPathComponent(composed + ".plist")
+            let saved = try #require(propertyList(at: firstFile)?["words"] as? [String])
+            #expect(
+                saved.map { Array($0.unicodeScalars) } == [
+                    Array("caf\u{E9}".unicodeScalars), Array("cafe\u{301}".unicodeScalars),
+                ])
+            let secondFile = testConfigHome.appendingPathComponent(String(decomposed) + ".plist")
+            #expect(propertyList(at: secondFile)?["words"] as? [String] == ["second"])
+        }
+
         /// With no inotify instance left for the user, the process says so once, and reads still work.
         /// It takes every instance the user may have, which other tests' processes need: it runs alone,
         /// in a `swift test` of its own (`TYPED_DEFAULTS_INOTIFY_TEST=1`, as `.ci/run` does).

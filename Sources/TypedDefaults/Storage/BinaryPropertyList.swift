@@ -43,10 +43,11 @@ enum BinaryPropertyList {
     // MARK: Writing
 
     /// Turns a value into the file's flat list of objects; equal strings (a key that repeats in the
-    /// dictionaries of an array) are written once.
+    /// dictionaries of an array) are written once, equal by their Unicode scalars: two forms of one
+    /// text that Swift takes for equal stay two strings, as Foundation keeps them.
     private struct Flattener {
         var objects: [Object] = []
-        private var stringIndexes: [String: Int] = [:]
+        private var stringIndexes: [ExactText: Int] = [:]
 
         mutating func add(_ value: Any) -> Int? {
             let type = type(of: value)
@@ -75,9 +76,9 @@ enum BinaryPropertyList {
         }
 
         private mutating func add(string: String) -> Int {
-            if let index = stringIndexes[string] { return index }
+            if let index = stringIndexes[ExactText(string)] { return index }
             let index = append(.string(string))
-            stringIndexes[string] = index
+            stringIndexes[ExactText(string)] = index
             return index
         }
 

@@ -88,7 +88,8 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     }
 
     /// Taken alone, and never across file I/O or a user callback.
-    private static let bySuite = Locked<[String: StorageContext]>([:])
+    /// By the name's Unicode scalars: two forms of one name are two suites, as they are two files.
+    private static let bySuite = Locked<[ExactText: StorageContext]>([:])
     /// Weak, so that a storage nobody uses any more is freed; the context holds its storage, so while
     /// an entry's context lives no other object can take its identifier.
     private static let byObject = Locked<[ObjectIdentifier: WeakContext]>([:])
@@ -102,15 +103,16 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     /// file is there but not a regular file (Linux), or one `UserDefaults(suiteName:)` refuses.
     static func forSuite(_ suiteName: String) -> StorageContext? {
         guard SuiteName.isPlainFileName(suiteName) else { return nil }
-        if let context = bySuite.withLock({ $0[suiteName] }) { return context }
+        let key = ExactText(suiteName)
+        if let context = bySuite.withLock({ $0[key] }) { return context }
         // Made outside the map's lock, since making it looks at the suite's file; the first one in wins.
         guard Platform.isUsableSuite(suiteName), let defaults = UserDefaults(suiteName: suiteName) else {
             return nil
         }
         let made = StorageContext(storage: defaults, domain: .suite(suiteName))
         return bySuite.withLock { contexts in
-            if let context = contexts[suiteName] { return context }
-            contexts[suiteName] = made
+            if let context = contexts[key] { return context }
+            contexts[key] = made
             return made
         }
     }
