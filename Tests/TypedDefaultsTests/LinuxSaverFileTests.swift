@@ -125,6 +125,27 @@ import TypedDefaults
             #expect(propertyList(at: secondFile)?["words"] as? [String] == ["second"])
         }
 
+        /// A file holding a null (another tool wrote it; Foundation reads it, its writer refuses it) is
+        /// saved, with the null kept as it was, instead of every save failing. (A set is not tested here:
+        /// swift-corelibs-foundation 6.3.1's own parser crashes on a binary property list holding one.)
+        @Test func aFileHoldingANullIsSavedWithItKept() throws {
+            try withSuite { suite, store in
+                let file = testConfigHome.appendingPathComponent(suite + ".plist")
+                try Self.binaryPropertyList([
+                    [0xD2, 1, 3, 2, 4],  // {nothing: null, kept: 5}
+                    [0x57] + Array("nothing".utf8), [0x00], [0x54] + Array("kept".utf8), [0x10, 5],
+                ]).write(to: file)
+                let before = try #require(propertyList(at: file))
+                store[UserDefaultTypedKey<Int>("written", defaultValue: 0)] = 1
+                try store.flush()
+                let after = try #require(propertyList(at: file))
+                #expect(after["written"] as? Int == 1)
+                #expect(after["kept"] as? Int == 5)
+                #expect("\(after["nothing"] ?? "none")" == "\(before["nothing"] ?? "none")")
+                #expect(before["nothing"] is NSNull)
+            }
+        }
+
         /// With no inotify instance left for the user, the process says so once, and reads still work.
         /// It takes every instance the user may have, which other tests' processes need: it runs alone,
         /// in a `swift test` of its own (`TYPED_DEFAULTS_INOTIFY_TEST=1`, as `.ci/run` does).

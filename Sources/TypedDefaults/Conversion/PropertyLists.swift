@@ -191,3 +191,17 @@ func sameStoredObject(_ first: Any?, _ second: Any?) -> Bool {
         }
     }
 }
+
+/// Whether `object` is a property list `UserDefaults` can hold: strings, numbers, dates, data, and
+/// arrays and dictionaries of them. A null or a set (which a file another tool wrote may hold) is not:
+/// Foundation's `set` traps on them.
+func isStorablePropertyList(_ object: Any) -> Bool {
+    guard let object = unboxed(object) else { return false }
+    switch object {
+    case is String, is Data, is Date: return true
+    case let array as [Any]: return array.allSatisfy(isStorablePropertyList)
+    case let dictionary as [String: Any]: return dictionary.values.allSatisfy(isStorablePropertyList)
+    case is NSNull: return false
+    default: return PropertyListNumber(object) != nil
+    }
+}

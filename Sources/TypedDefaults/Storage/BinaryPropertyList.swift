@@ -38,6 +38,10 @@ enum BinaryPropertyList {
         case data(Data)
         case array([Int])
         case dictionary(keys: [Int], values: [Int])
+        /// Kinds no `UserDefaults` write makes but a file may hold (another tool wrote it), which
+        /// Foundation reads (as `NSNull` and a set) and its own writer refuses: written back as they were.
+        case null
+        case set([Int])
     }
 
     // MARK: Writing
@@ -58,9 +62,11 @@ enum BinaryPropertyList {
             if type == Date.self { return append(.date((value as! Date).timeIntervalSinceReferenceDate)) }
             if type == Data.self { return append(.data(value as! Data)) }
             if type == Float.self { return append(.float(value as! Float)) }
+            if let set = value as? Set<AnyHashable> { return add(set: set.map(\.base)) }
             // A class instance (NSNumber, NSString, ...) could pass for several of the kinds below: a
-            // bridged cast may read an NSNumber 1 as `true`. Left to Foundation.
-            if type is AnyClass { return nil }
+            // bridged cast may read an NSNumber 1 as `true`. Each is taken as what it is, or left to
+            // Foundation.
+            if type is AnyClass { return add(object: value as AnyObject) }
             if let dictionary = value as? [String: Any] { return add(dictionary: dictionary) }
             if let array = value as? [Any] { return add(array: array) }
             if let integer = value as? any FixedWidthInteger {
@@ -90,6 +96,44 @@ enum BinaryPropertyList {
                 elements.append(index)
             }
             return append(.array(elements))
+        }
+
+        /// Foundation's objects, as a file Foundation parsed gives them (a file holding a null or a set,
+        /// which Foundation's own writer then refuses).
+        private mutating func add(object: AnyObject) -> Int? {
+            switch object {
+            case is NSNull: return append(.null)
+            case let set as NSSet: return add(set: set.allObjects)
+            case let number as NSNumber:
+                switch PropertyListNumber(number) {
+                case .bool(let value)?: return append(.boolean(value))
+                case .integer(let value)?: return append(.integer(Int64(value)))
+                case .real(let value)?: return append(.double(value))
+                case nil:
+                    return Int64(exactly: number.uint64Value) == nil ? append(.bigInteger(number.uint64Value)) : nil
+                }
+            case let string as NSString: return add(string: string as String)
+            case let date as NSDate: return append(.date(date.timeIntervalSinceReferenceDate))
+            case let data as NSData: return append(.data(data as Data))
+            case let dictionary as NSDictionary:
+                var entries: [String: Any] = [:]
+                for (key, value) in dictionary {
+                    guard let key = key as? String else { return nil }
+                    entries[key] = value
+                }
+                return add(dictionary: entries)
+            case let array as NSArray: return add(array: array.map { $0 })
+            default: return nil
+            }
+        }
+
+        private mutating func add(set elements: [Any]) -> Int? {
+            var indexes: [Int] = []
+            for element in elements {
+                guard let index = add(element) else { return nil }
+                indexes.append(index)
+            }
+            return append(.set(indexes))
         }
 
         private mutating func add(dictionary: [String: Any]) -> Int? {
@@ -180,6 +224,11 @@ enum BinaryPropertyList {
                 appendMarker(0xD0, count: keys.count)
                 appendReferences(keys)
                 appendReferences(values)
+            case .null:
+                bytes.append(0x00)
+            case .set(let elements):
+                appendMarker(0xC0, count: elements.count)
+                appendReferences(elements)
             }
         }
 

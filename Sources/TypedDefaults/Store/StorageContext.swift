@@ -251,6 +251,9 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
         var commits: [Commit] = []
         // Per name, not through a listing of the domain: bringing in a save costs about the change.
         for (name, object) in changed where !isOwnWrite(name) {
+            // A null or a set another tool put in the file: Foundation's `set` traps on it. The file keeps
+            // it (a save writes it back); memory keeps what it had.
+            if let object, !isStorablePropertyList(object) { continue }
             let oldObject = storage.object(forKey: name)
             // Already so here (Foundation read it, or this process wrote it): nothing to bring in.
             if sameStoredObject(oldObject, object) { continue }
