@@ -146,6 +146,27 @@ import TypedDefaults
             }
         }
 
+        /// A file holding a set, on which Foundation's own parser (corelibs 6.3.1) crashes, is moved aside
+        /// as a file the library cannot read, not handed to that parser: the process goes on.
+        @Test func aFileHoldingASetIsMovedAsideNotParsedByFoundation() throws {
+            try withSuite { suite, store in
+                let file = testConfigHome.appendingPathComponent(suite + ".plist")
+                let bytes = Self.binaryPropertyList([
+                    [0xD1, 1, 2], [0x54] + Array("tags".utf8), [0xC2, 3, 4], [0x10, 1], [0x10, 2],
+                ])
+                try bytes.write(to: file)
+                store[UserDefaultTypedKey<Int>("written", defaultValue: 0)] = 1
+                try store.flush()
+                let kept = try FileManager.default.contentsOfDirectory(atPath: testConfigHome.path)
+                    .filter { $0.hasPrefix(suite + ".plist.unreadable-") }
+                #expect(kept.count == 1)
+                #expect(try kept.first.map { try Data(contentsOf: testConfigHome.appendingPathComponent($0)) } == bytes)
+                for name in kept {
+                    try? FileManager.default.removeItem(at: testConfigHome.appendingPathComponent(name))
+                }
+            }
+        }
+
         /// With no inotify instance left for the user, the process says so once, and reads still work.
         /// It takes every instance the user may have, which other tests' processes need: it runs alone,
         /// in a `swift test` of its own (`TYPED_DEFAULTS_INOTIFY_TEST=1`, as `.ci/run` does).

@@ -26,6 +26,13 @@ enum BinaryPropertyList {
         return reader.object(at: reader.top, depth: 0) as? [String: Any]
     }
 
+    /// Whether `bytes` is a binary property list with a set among its objects: swift-corelibs-foundation
+    /// 6.3.1's `PropertyListSerialization` crashes on one, so such a file must not be handed to it.
+    static func holdsSet(_ bytes: [UInt8]) -> Bool {
+        guard let reader = Reader(bytes) else { return false }
+        return reader.holdsSet()
+    }
+
     /// One object of the file: leaves hold their value, collections the indexes of their elements.
     private enum Object {
         case string(String)
@@ -304,6 +311,16 @@ enum BinaryPropertyList {
             self.top = top
             tableOffset = table
             budget = 4 * objects + 1_000
+        }
+
+        /// Whether any object's marker is a set's.
+        func holdsSet() -> Bool {
+            (0..<objectCount).contains { index in
+                guard let offset = Self.bigEndian(bytes, at: tableOffset + index * offsetSize, size: offsetSize),
+                    offset >= 8, offset < tableOffset
+                else { return false }
+                return bytes[offset] >> 4 == 0xC
+            }
         }
 
         mutating func object(at index: Int, depth: Int) -> Any? {

@@ -448,6 +448,8 @@
         /// Foundation's for anything else (an XML file from `synchronize()`, kinds the reader leaves).
         private static func parse(_ bytes: [UInt8]) -> [String: Any]? {
             if let dictionary = BinaryPropertyList.decode(bytes) { return dictionary }
+            // Foundation's parser crashes on a set: such a file is one the library cannot read.
+            if BinaryPropertyList.holdsSet(bytes) { return nil }
             guard
                 let parsed = try? PropertyListSerialization.propertyList(from: Data(bytes), format: nil)
                     as? [String: Any]
