@@ -88,6 +88,17 @@ struct CoherenceTests {
         }
     }
 
+    /// What `reader` answers to "check", asked again until `condition` holds of it or the wait's limit
+    /// passes: the last answer.
+    private func check(_ reader: ProbeProcess, until condition: (Seen) -> Bool) -> Seen? {
+        var seen: Seen?
+        _ = pollUntil {
+            seen = Seen(try? reader.ask("check"))
+            return seen.map(condition) ?? false
+        }
+        return seen
+    }
+
     /// A suite in a configuration folder of the test's own, first written by the probe command `first`,
     /// and a probe watching it.
     private struct WatchedSuite {
@@ -112,6 +123,19 @@ struct CoherenceTests {
                         environment: environment, reader: reader))
             }
         }
+
+        /// Edits the file by hand: sets `changes` and `marker` (a rename, as an editor saving atomically
+        /// does). Returns what the reader holds once it holds the marker, so once it has looked at the edit.
+        func edit(
+            _ changes: [String: Any], marker: Int, format: PropertyListSerialization.PropertyListFormat = .binary
+        ) throws -> Seen? {
+            var values = try #require(propertyList(at: file))
+            values.merge(changes) { _, new in new }
+            values["marker"] = marker
+            try PropertyListSerialization.data(fromPropertyList: values, format: format, options: 0)
+                .write(to: file, options: .atomic)
+            return check(reader) { $0.marker == "\(marker)" }
+        }
     }
 
     @Suite("A running process sees what other processes save (Linux)")
@@ -127,10 +151,8 @@ struct CoherenceTests {
                 #expect(reader.waitForLine("ready"))
                 #expect(try ProbeProcess.run(["flush", suite]).lines == ["flushed"])
                 let saved = Date()
-                var seen: Seen?
-                _ = pollUntil {
-                    seen = Seen(try? reader.ask("check"))
-                    return seen?.reads == "read=1 wrapper=1 hasKey=true snapshot=1" && seen?.events.count == 3
+                let seen = check(reader) {
+                    $0.reads == "read=1 wrapper=1 hasKey=true snapshot=1" && $0.events.count == 3
                 }
                 // A claim about time: not measured under ThreadSanitizer, which slows every process.
                 if !runsUnderThreadSanitizer {
@@ -176,11 +198,8 @@ struct CoherenceTests {
                 let data = try PropertyListSerialization.data(fromPropertyList: values, format: .xml, options: 0)
                 try data.write(to: file, options: atomically ? .atomic : [])
                 let edited = Date()
-                var seen: Seen?
-                _ = pollUntil {
-                    seen = Seen(try? reader.ask("check"))
-                    return seen?.reads == "read=9 wrapper=9 hasKey=true snapshot=9"
-                        && seen?.events.contains("update 9") == true
+                let seen = check(reader) {
+                    $0.reads == "read=9 wrapper=9 hasKey=true snapshot=9" && $0.events.contains("update 9")
                 }
                 // A claim about time: not measured under ThreadSanitizer, which slows every process.
                 if !runsUnderThreadSanitizer {
@@ -202,18 +221,8 @@ struct CoherenceTests {
                 let lock = open(lockPath, O_RDWR)
                 try #require(lock >= 0 && flock(lock, LOCK_EX) == 0)
                 #expect(try reader.ask("write 5") == "wrote")
-                var values = try #require(propertyList(at: file))
-                values["count"] = 7
-                values["marker"] = 1
-                try PropertyListSerialization.data(fromPropertyList: values, format: .binary, options: 0)
-                    .write(to: file, options: .atomic)
-                // The marker came in the same edit: once the reader holds it, it has looked at the edit.
-                var seen: Seen?
-                #expect(
-                    pollUntil {
-                        seen = Seen(try? reader.ask("check"))
-                        return seen?.marker == "1"
-                    })
+                let seen = try watched.edit(["count": 7], marker: 1)
+                #expect(seen?.marker == "1", "the reader never looked at the edit")
                 #expect(seen?.reads == "read=5 wrapper=5 hasKey=true snapshot=5")
 
                 // Once saved, the write is the file's value too.
@@ -229,25 +238,15 @@ struct CoherenceTests {
         /// kind and bits, not by `==`, which takes `1` and `true` for one value.
         @Test func aChangeOfTypeAloneIsBroughtIn() throws {
             try WatchedSuite.with(firstWriting: "flush") { watched in
-                let (file, reader) = (watched.file, watched.reader)
-                // (A whole real is not among the steps: Foundation on Linux hands back a stored `1.0` as `1`.
-                // A second step back to `1` failed one full run in four, not alone: under investigation.)
-                for (step, (value, shown)) in [(true as Any, "true")].enumerated() {
-                    var values = try #require(propertyList(at: file))
-                    values["count"] = value
-                    values["marker"] = step + 1
-                    try PropertyListSerialization.data(fromPropertyList: values, format: .xml, options: 0)
-                        .write(to: file, options: .atomic)
-                    var seen: Seen?
-                    #expect(
-                        pollUntil {
-                            seen = Seen(try? reader.ask("check"))
-                            return seen?.marker == "\(step + 1)"
-                        })
+                // (Not a whole real: Foundation on Linux hands back a stored `1.0` as `1`.)
+                // (Nor a second step back to `1`: it was not brought in one full run in four, never alone.)
+                for (marker, (value, shown)) in [(1, (true as Any, "true"))] {
+                    let seen = try watched.edit(["count": value], marker: marker, format: .xml)
+                    #expect(seen?.marker == "\(marker)", "the reader never looked at the edit")
                     #expect(seen?.reads.hasSuffix("snapshot=\(shown)") == true, "\(seen?.reads ?? "nothing")")
                 }
-                try reader.send("quit")
-                #expect(reader.finish().status == 0)
+                try watched.reader.send("quit")
+                #expect(watched.reader.finish().status == 0)
             }
         }
 

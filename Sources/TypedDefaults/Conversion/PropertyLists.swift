@@ -169,8 +169,7 @@ func sameStoredObject(_ first: Any?, _ second: Any?) -> Bool {
         return first.flatMap(unboxed) == nil && second.flatMap(unboxed) == nil
     }
     switch (first, second) {
-    case (let first as String, let second as String):
-        return first.unicodeScalars.elementsEqual(second.unicodeScalars)
+    case (let first as String, let second as String): return ExactText(first) == ExactText(second)
     case (let first as Data, let second as Data): return first == second
     case (let first as Date, let second as Date):
         return first.timeIntervalSinceReferenceDate.bitPattern == second.timeIntervalSinceReferenceDate.bitPattern

@@ -29,15 +29,18 @@ public final class ObservationToken: Sendable {
     /// then does not wait for callbacks on other threads, as two callbacks that cancel each other's
     /// observation would otherwise wait for each other forever.
     public func cancel() {
-        for observer in observers { observer.cancel(waiting: true) }
-        endDelivery?()
+        end(waiting: true)
     }
 
     /// Ends the observation without waiting for callbacks in flight: for the end of a stream, which may
     /// be reached while a writer delivers into that very stream (the writer waits for the stream's lock,
     /// which the ending thread holds; waiting for the writer would deadlock both).
     func cancelWithoutWaiting() {
-        for observer in observers { observer.cancel(waiting: false) }
+        end(waiting: false)
+    }
+
+    private func end(waiting: Bool) {
+        for observer in observers { observer.cancel(waiting: waiting) }
         endDelivery?()
     }
 

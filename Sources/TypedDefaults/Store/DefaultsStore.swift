@@ -234,7 +234,7 @@ public final class DefaultsStore: Sendable {
 
     /// Removes every value of the suite `suiteName` from memory and disk, as
     /// `UserDefaults.removeSuite(named:)` does on Apple platforms. Writes not saved yet are dropped, not
-    /// saved later; observers of the suite hear of each value removed (Linux).
+    /// saved later; observers of the suite hear of each value a read then gives differently (Linux).
     public static func removeSuite(named suiteName: String) {
         StorageContext.forSuite(suiteName)?.removeDomain()
     }

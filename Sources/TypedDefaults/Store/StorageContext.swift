@@ -246,10 +246,13 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     }
 
     func applySavedElsewhere(_ changed: [String: Any?], isOwnWrite: (String) -> Bool) -> [Commit] {
-        writeOrder.lock()
-        defer { writeOrder.unlock() }
+        writeOrder.withLock { applyInOrder(changed, isOwnWrite: isOwnWrite) }
+    }
+
+    /// Puts changes this process did not write into the storage, name by name (costing about the
+    /// change, not the suite), and numbers those a read sees. Called with `writeOrder` held.
+    private func applyInOrder(_ changed: [String: Any?], isOwnWrite: (String) -> Bool = { _ in false }) -> [Commit] {
         var commits: [Commit] = []
-        // Per name, not through a listing of the domain: bringing in a save costs about the change.
         for (name, object) in changed where !isOwnWrite(name) {
             // A null or a set another tool put in the file: Foundation's `set` traps on it. The file keeps
             // it (a save writes it back); memory keeps what it had.
@@ -313,7 +316,7 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
         try saver?.flush()
     }
 
-    /// Removes every value of the domain from memory and disk; observers hear of each.
+    /// Removes every value of the domain from memory and disk; observers hear of each change a read sees.
     func removeDomain() {
         guard let saver else {
             (storage as? UserDefaults)?.removePersistentDomain(forName: domain?.name ?? "")
@@ -321,18 +324,7 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
         }
         let commits = writeOrder.withLock {
             saver.forgetUnsavedWrites()
-            var commits: [Commit] = []
-            for name in (saver.storedValues() ?? [:]).keys {
-                let oldObject = storage.object(forKey: name)
-                storage.removeObject(forKey: name)
-                sequence &+= 1
-                commits.append(
-                    Commit(
-                        tracked: trackedName(name), observers: observers.observers(of: name),
-                        change: ObjectChange(
-                            oldObject: oldObject, newObject: storage.object(forKey: name), sequence: sequence)))
-            }
-            return commits
+            return applyInOrder((saver.storedValues() ?? [:]).mapValues { _ in nil })
         }
         saver.removeFile()
         announce(commits)
@@ -358,12 +350,12 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     /// to the registered default from the default itself.
     func storedObject(forName name: String) -> Any? {
         guard let object = storage.object(forKey: name) else { return nil }
-        if !LaunchArguments.names.contains(name), let record = keyRecords.withLock({ $0[name] }) {
+        let record = keyRecords.withLock { $0[name] }
+        if !LaunchArguments.names.contains(name), let record {
             if record.defaultObject == nil || !propertyListsEqual(object, record.defaultObject) { return object }
         }
         if let stored = storedValues() { return stored[name] }
-        let defaultObject = keyRecords.withLock { $0[name]?.defaultObject }
-        return propertyListsEqual(object, defaultObject) ? nil : object
+        return propertyListsEqual(object, record?.defaultObject) ? nil : object
     }
 }
 

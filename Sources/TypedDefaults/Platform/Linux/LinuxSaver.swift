@@ -143,13 +143,13 @@
                 defaults.removePersistentDomain(forName: domain)
                 return
             }
-            saving.lock()
-            defer { saving.unlock() }
-            known = nil
-            do {
-                try file.withLock { file.removeFile() }
-            } catch {
-                ErrorReporting.report(reported(error))
+            withSaving {
+                known = nil
+                do {
+                    try withFileLock(file) { file.removeFile() }
+                } catch {
+                    ErrorReporting.report(reported(error))
+                }
             }
         }
 
@@ -175,11 +175,7 @@
             }
             guard pending.withLock({ !$0.changes.isEmpty }) else { return (nil, []) }
             do {
-                return try file.withLock {
-                    holder.withLock { $0.holdsFileLock = true }
-                    defer { holder.withLock { $0.holdsFileLock = false } }
-                    return try savePendingLocked(to: file)
-                }
+                return try withFileLock(file) { try savePendingLocked(to: file) }
             } catch {
                 throw reported(error)
             }
@@ -343,13 +339,13 @@
         /// Takes what the file holds as the version this process knows.
         private func lookOnce() {
             guard let file else { return }
-            saving.withLock { _ = try? look(at: file, movingAsideUnreadable: false) }
+            withSaving { _ = try? look(at: file, movingAsideUnreadable: false) }
         }
 
         /// Called by the watcher when the file may have changed: brings in what someone else saved.
         func fileMayHaveChanged() {
             guard let file else { return }
-            let commits = saving.withLock {
+            let commits = withSaving {
                 (try? look(at: file, movingAsideUnreadable: false)).map { bringIn($0.changedElsewhere) } ?? []
             }
             announce(commits)
@@ -361,9 +357,7 @@
             var notice: DefaultsError?
             let result = try withSaving {
                 do {
-                    return try file.withLock {
-                        holder.withLock { $0.holdsFileLock = true }
-                        defer { holder.withLock { $0.holdsFileLock = false } }
+                    return try withFileLock(file) {
                         let state = try look(at: file, movingAsideUnreadable: true)
                         notice = state.notice
                         commits = bringIn(state.changedElsewhere)
@@ -382,7 +376,8 @@
             return result
         }
 
-        /// `body` holding `saving`, with this thread recorded as its holder.
+        /// `body` holding `saving`, with this thread recorded as its holder: the one way `saving` is taken
+        /// (but at exit), so that the exit-time save knows when the exiting thread holds it.
         private func withSaving<Result>(_ body: () throws -> Result) rethrows -> Result {
             saving.lock()
             holder.withLock { $0.thread = ObjectIdentifier(Thread.current) }
@@ -391,6 +386,15 @@
                 saving.unlock()
             }
             return try body()
+        }
+
+        /// `body` holding the suite's file lock, recorded for the exit-time save. Called with `saving` held.
+        private func withFileLock<Result>(_ file: SuiteFile, _ body: () throws -> Result) throws -> Result {
+            try file.withLock {
+                holder.withLock { $0.holdsFileLock = true }
+                defer { holder.withLock { $0.holdsFileLock = false } }
+                return try body()
+            }
         }
 
         // MARK: Exit
@@ -415,23 +419,22 @@
             guard let held = holder.withLock(before: deadline, { $0 }) else {
                 return giveUpAtExit("its bookkeeping stayed locked")
             }
-            do {
-                if held.thread == this {
-                    // `exit()` inside `modify`'s transform or from a signal handler that interrupted a save:
-                    // this thread holds `saving`, and maybe the file lock; nothing else in the process can.
-                    if held.holdsFileLock {
-                        _ = try savePendingLocked(to: file, atExit: deadline)
-                    } else {
-                        _ = try file.withLock(before: deadline) { try savePendingLocked(to: file, atExit: deadline) }
-                    }
-                    return
-                }
+            // `exit()` inside `modify`'s transform or from a signal handler that interrupted a save: this
+            // thread holds `saving`, and maybe the file lock; nothing else in the process can.
+            let holdsSaving = held.thread == this
+            if !holdsSaving {
                 guard saving.lock(before: deadline) else {
                     return giveUpAtExit("another thread's save held the suite for \(Int(Self.exitWait)) s")
                 }
-                defer { saving.unlock() }
-                guard pending.withLock(before: deadline, { !$0.changes.isEmpty }) ?? true else { return }
-                _ = try file.withLock(before: deadline) { try savePendingLocked(to: file, atExit: deadline) }
+            }
+            defer { if !holdsSaving { saving.unlock() } }
+            guard pending.withLock(before: deadline, { !$0.changes.isEmpty }) ?? true else { return }
+            do {
+                if holdsSaving && held.holdsFileLock {
+                    _ = try savePendingLocked(to: file, atExit: deadline)
+                } else {
+                    _ = try file.withLock(before: deadline) { try savePendingLocked(to: file, atExit: deadline) }
+                }
             } catch {
                 ErrorReporting.report(reported(error))
             }
