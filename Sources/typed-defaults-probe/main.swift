@@ -9,6 +9,11 @@
 //   typed-defaults-probe dump SUITE                     print the fixture keys, one `name=value` a line
 //   typed-defaults-probe burst SUITE PREFIX COUNT       print "ready", wait for a line on stdin, then
 //                                                       write COUNT keys, saving after each
+//   typed-defaults-probe stream SUITE PREFIX RATE        print "ready", wait for a line on stdin, then write
+//                                                       PREFIX0, PREFIX1, ... (each holding its index) at RATE
+//                                                       a second, printing each index once written, until killed
+//   typed-defaults-probe plain-stream SUITE PREFIX RATE  the same through plain Foundation, with synchronize()
+//                                                       after each write; prints an index once synchronized
 //   typed-defaults-probe count SUITE PREFIX...          print how many PREFIX keys hold their index, a line each
 //   typed-defaults-probe flush SUITE                    write one value and save it now, or fail
 //   typed-defaults-probe args SUITE [-key value ...]    print the typed values launch arguments give
@@ -150,6 +155,36 @@ default:
     break
 }
 
+/// `stream` and `plain-stream`: writes PREFIX0, PREFIX1, ... at RATE a second with `write`, printing each
+/// index `write` says is written, until killed or a line on stdin says stop (then it returns).
+func stream(_ write: (String, Int) -> Bool) {
+    guard arguments.count == 4, let rate = Double(arguments[3]), rate > 0 else { fail("stream SUITE PREFIX RATE") }
+    say("ready")
+    _ = readLine()
+    let stop = Events()
+    Thread {
+        _ = readLine()
+        stop.append("stop")
+    }.start()
+    let start = Date()
+    var index = 0
+    while stop.all.isEmpty {
+        if write("\(arguments[2])\(index)", index) { say("\(index)") }
+        index += 1
+        let next = start.addingTimeInterval(Double(index) / rate)
+        if next.timeIntervalSinceNow > 0 { Thread.sleep(until: next) }
+    }
+}
+
+// Plain Foundation only: the library is not loaded into the suite at all.
+if arguments[0] == "plain-stream", let plain = UserDefaults(suiteName: arguments[1]) {
+    stream { name, index in
+        plain.set(index, forKey: name)
+        return plain.synchronize()
+    }
+    exit(0)
+}
+
 guard let store = DefaultsStore(suiteName: arguments[1]) else {
     print("no store")
     exit(3)
@@ -191,6 +226,11 @@ case "burst":
         } catch {
             fail("\(error)")
         }
+    }
+case "stream":
+    stream { name, index in
+        store[UserDefaultTypedKey<Int>(name, defaultValue: -1)] = index
+        return true
     }
 case "count":
     guard arguments.count >= 3 else { fail("count SUITE PREFIX...") }

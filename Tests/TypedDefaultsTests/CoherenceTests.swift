@@ -194,6 +194,24 @@ struct CoherenceTests {
             }
         }
 
+        /// A name this process has not used yet is put aside when another process saves it (bringing in
+        /// every name many writers save cost each of them more than its own work), and reads back at its
+        /// first use and in a listing.
+        @Test func aValueSavedElsewhereForANameNotUsedHereReadsBackAtFirstUseAndInAListing() throws {
+            try withProcessSuite { suite in
+                let store = try #require(DefaultsStore(suiteName: suite))
+                let count = UserDefaultTypedKey<Int>("count", defaultValue: 0)
+                #expect(store[count] == 0)
+                // One save of the fixture: "count", used here, and names this process has not used.
+                #expect(try ProbeProcess.run(["write", suite, "return"]).status == 0)
+                #expect(pollUntil { store[count] == 42 })
+                #expect(store[UserDefaultTypedKey<[Date]>("dates", defaultValue: [])].count == 2)
+                let listed = store.snapshot()
+                #expect((listed["homepage"] as? String)?.hasPrefix("https://") == true)
+                #expect(listed.count == fixtureLines.count)
+            }
+        }
+
         @Test(arguments: [true, false])
         func aHandEditOfTheFileIsSeen(atomically: Bool) throws {
             try WatchedSuite.with(firstWriting: "flush") { watched in

@@ -42,6 +42,10 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     private let writeOrder = NSLock()
     /// The number of the last change announced; guarded by `writeOrder`.
     private var sequence: UInt64 = 0
+    /// Values other processes saved for names this process has not used (no key bound them and the
+    /// storage does not hold them): brought in when a key first uses the name, or the suite is listed.
+    /// Guarded by `writeOrder`.
+    private var deferred: [String: Any] = [:]
 
     /// The names bound in this storage by a read or write through a key, so that a key's default is
     /// registered and checked once per name and type, not on every access; each with the key object that
@@ -167,6 +171,9 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
                 names[storedName] = tracked
                 return tracked
             }
+            // Once the name is tracked, a change saved elsewhere is brought in at once; one that came before
+            // was put aside until now.
+            if saver != nil { bringInDeferred(only: storedName) }
             return bindings.withLock { bindings in
                 if let bound = bindings.entry(for: storedName, nameHash: nameHash, valueType: valueType) {
                     return bound.tracked
@@ -246,21 +253,62 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     }
 
     func applySavedElsewhere(_ changed: [String: Any?], isOwnWrite: (String) -> Bool) -> [Commit] {
-        writeOrder.withLock { applyInOrder(changed, isOwnWrite: isOwnWrite) }
+        writeOrder.withLock { applyInOrder(changed, isOwnWrite: isOwnWrite, deferringUnused: true) }
     }
 
-    /// Puts changes this process did not write into the storage, name by name (costing about the
-    /// change, not the suite), and numbers those a read sees. Called with `writeOrder` held.
-    private func applyInOrder(_ changed: [String: Any?], isOwnWrite: (String) -> Bool = { _ in false }) -> [Commit] {
-        var commits: [Commit] = []
-        for (name, object) in changed where !isOwnWrite(name) {
-            // A null or a set another tool put in the file: Foundation's `set` traps on it. The file keeps
-            // it (a save writes it back); memory keeps what it had.
-            if let object, !isStorablePropertyList(object) { continue }
-            let oldObject = storage.object(forKey: name)
+    /// Brings in the values put aside for names this process had not used: `name`'s alone, or all.
+    private func bringInDeferred(only name: String? = nil) {
+        let commits = writeOrder.withLock { () -> [Commit] in
+            guard !deferred.isEmpty else { return [] }
+            var taken: [String: Any?] = [:]
+            if let name {
+                guard let object = deferred.removeValue(forKey: name) else { return [] }
+                taken[name] = object
+            } else {
+                taken = deferred.mapValues { $0 }
+                deferred = [:]
+            }
+            return applyInOrder(taken)
+        }
+        announce(commits)
+    }
+
+    /// Puts changes this process did not write into the storage, and numbers those a read sees. Called
+    /// with `writeOrder` held.
+    ///
+    /// In three passes, every read before every write and every write before the reads after: on Linux,
+    /// Foundation recomputes its whole merged view of a suite at the first read after any write, so a
+    /// read, write, read per name cost the suite's size for every name brought in; this way the suite is
+    /// gone through twice for the whole change.
+    ///
+    /// With `deferringUnused`, a name this process has not used (no key bound it, the storage does not
+    /// hold it) is put aside rather than set: Foundation's `set` of a name costs more the more names the
+    /// process has set since it started (corelibs keeps them in a list it searches), and bringing in every
+    /// name many other processes write made each of them spend more time on it than on its own work.
+    private func applyInOrder(
+        _ changed: [String: Any?], isOwnWrite: (String) -> Bool = { _ in false }, deferringUnused: Bool = false
+    ) -> [Commit] {
+        // A null or a set another tool put in the file: Foundation's `set` traps on it. The file keeps it
+        // (a save writes it back); memory keeps what it had.
+        let incoming = changed.filter { name, object in
+            !isOwnWrite(name) && (object.map(isStorablePropertyList) ?? true)
+        }
+        var written: [(name: String, oldObject: Any?)] = []
+        for (name, object, oldObject) in incoming.map({ ($0.key, $0.value, storage.object(forKey: $0.key)) }) {
+            if deferringUnused {
+                if oldObject == nil, trackedName(name) == nil {
+                    deferred[name] = object
+                    continue
+                }
+                deferred[name] = nil
+            }
             // Already so here (Foundation read it, or this process wrote it): nothing to bring in.
             if sameStoredObject(oldObject, object) { continue }
+            written.append((name, oldObject))
             store(object, forName: name)
+        }
+        var commits: [Commit] = []
+        for (name, oldObject) in written {
             let newObject = storage.object(forKey: name)
             // A removal that leaves the registered default in view of a value equal to it: no read changes.
             if sameStoredObject(oldObject, newObject) { continue }
@@ -324,6 +372,7 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
         }
         let commits = writeOrder.withLock {
             saver.forgetUnsavedWrites()
+            deferred = [:]
             return applyInOrder((saver.storedValues() ?? [:]).mapValues { _ in nil })
         }
         saver.removeFile()
@@ -334,7 +383,10 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
 
     /// Every stored value, without registered defaults and launch arguments, if the storage can list them.
     func storedValues() -> [String: Any]? {
-        if let saver { return saver.storedValues() }
+        if let saver {
+            bringInDeferred()
+            return saver.storedValues()
+        }
         if let defaults = storage as? UserDefaults, let domain, domain != .unknown {
             return defaults.persistentDomain(forName: domain.name) ?? [:]
         }

@@ -35,6 +35,10 @@ struct ProbeProcess {
     /// Linux the test binary is the main executable; on macOS tests run inside `xctest`, and the test
     /// bundle is among the loaded bundles.
     static let executable: URL? = {
+        // A probe built elsewhere (a release build, for the runs that measure time).
+        if let path = ProcessInfo.processInfo.environment["TYPED_DEFAULTS_PROBE"] {
+            return URL(fileURLWithPath: path)
+        }
         let starts =
             [Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])]
             + Bundle.allBundles.map(\.bundleURL)
@@ -112,6 +116,18 @@ struct ProbeProcess {
             received += String(decoding: chunk, as: UTF8.self)
         }
         return String(received.dropLast())
+    }
+
+    /// Calls `body` with each line the probe writes on standard output, until it ends.
+    func forEachLine(_ body: (String) -> Void) {
+        var received = ""
+        while let chunk = Self.readChunk(output), !chunk.isEmpty {
+            received += String(decoding: chunk, as: UTF8.self)
+            while let end = received.firstIndex(of: "\n") {
+                body(String(received[..<end]))
+                received = String(received[received.index(after: end)...])
+            }
+        }
     }
 
     func kill() {

@@ -16,8 +16,8 @@
     // hand edit) into this process through the context's commit path, which tells observers, unless
     // this process has an unsaved write of its own for that name.
     //
-    // Lock order, the one place it is written: `saving` → the suite's file lock → the context's write
-    // order → `pending`. A lock is only ever taken after the ones before it. The process-wide maps (the
+    // Lock order, the one place it is written: `saving` → the suite's file lock → `bringingIn` → the
+    // context's write order → `pending` (and `queued`, taken alone). A lock is only ever taken after the ones before it. The process-wide maps (the
     // suite map, the watcher's and the exit saver's lists) are taken alone, never across file I/O, a
     // save or a user callback; observers are told only once every lock is released.
 
@@ -156,39 +156,48 @@
         // MARK: Saving
 
         func flush() throws {
-            let (notice, commits) = try withSaving { try savePending() }
-            // Told once the locks are released: an observer or a handler may well save again.
-            announce(commits)
+            let notice = try withSaving { try savePending() }
+            // Brought in once `saving` is released: this process's next save, and other processes' saves,
+            // never wait for its memory.
+            bringInQueued()
             if let notice { ErrorReporting.report(notice) }
         }
 
         /// Saves every pending write. Called with `saving` held.
-        private func savePending() throws -> (notice: DefaultsError?, commits: [Commit]) {
+        private func savePending() throws -> DefaultsError? {
             guard let file else {
                 let changes = takePending()
-                guard !changes.isEmpty else { return (nil, []) }
+                guard !changes.isEmpty else { return nil }
                 guard defaults.synchronize() else {
                     restorePending(changes)
                     throw DefaultsError.saveFailed(suite: domain, reason: "synchronize() failed")
                 }
-                return (nil, [])
+                return nil
             }
-            guard pending.withLock({ !$0.changes.isEmpty }) else { return (nil, []) }
+            guard pending.withLock({ !$0.changes.isEmpty }) else { return nil }
             do {
-                return try withFileLock(file) { try savePendingLocked(to: file) }
+                let saved = try withFileLock(file) { try savePendingLocked(to: file) }
+                queueBringIn(saved.changedElsewhere, saving: saved.changes)
+                return saved.notice
             } catch {
                 throw reported(error)
             }
         }
 
-        /// Saves every pending write into `file`, whose lock this process holds, and brings in what others
-        /// saved there meanwhile. Called with `saving` held.
+        /// What a save did: the notice it gives, the writes it saved, and what others had saved meanwhile,
+        /// which the caller brings into memory.
+        private struct Saved {
+            var notice: DefaultsError?
+            var changes: [String: Any?] = [:]
+            var changedElsewhere: [String: Any?] = [:]
+        }
+
+        /// Saves every pending write into `file`, whose lock this process holds, and says what others saved
+        /// there meanwhile. Called with `saving` held.
         ///
-        /// With `atExit`, brings nothing into memory and waits for the pending writes' lock only until then.
-        private func savePendingLocked(to file: SuiteFile, atExit deadline: Date? = nil) throws -> (
-            notice: DefaultsError?, commits: [Commit]
-        ) {
-            let changes: [String: Any?]
+        /// With `atExit`, waits for the pending writes' lock only until then.
+        private func savePendingLocked(to file: SuiteFile, atExit deadline: Date? = nil) throws -> Saved {
+            var changes: [String: Any?]
             if let deadline {
                 guard let taken = pending.withLock(before: deadline, { Self.take(&$0) }) else {
                     throw DefaultsError.saveFailed(suite: domain, reason: "the pending writes stayed locked at exit")
@@ -197,14 +206,18 @@
             } else {
                 changes = takePending()
             }
-            guard !changes.isEmpty else { return (nil, []) }
+            guard !changes.isEmpty else { return Saved() }
             do {
                 if !removedStaleTemporaryFiles {
                     removedStaleTemporaryFiles = true
                     file.removeStaleTemporaryFiles()
                 }
                 var state = try look(at: file, movingAsideUnreadable: true)
-                let commits = deadline == nil ? bringIn(state.changedElsewhere, saving: changes) : []
+                // Values of this process's that Foundation's `synchronize()` wrote over: saved again now.
+                // (Not `lock(before: .distantFuture)`: corelibs' NSLock traps on a date that far.)
+                let putBack =
+                    deadline.map { pending.withLock(before: $0, Self.take) } ?? pending.withLock(Self.take)
+                changes.merge(putBack ?? [:]) { _, putBack in putBack }
                 for (name, object) in changes {
                     state.contents[name] = object
                 }
@@ -212,7 +225,11 @@
                 known = nil
                 let version = try file.replace(with: bytes, keeping: state.owner)
                 known = (version, state.contents)
-                return (state.notice, commits)
+                let now = Date()
+                for (name, object) in changes {
+                    recentlySaved[name] = (object, now)
+                }
+                return Saved(notice: state.notice, changes: changes, changedElsewhere: state.changedElsewhere)
             } catch {
                 restorePending(changes)
                 throw error
@@ -259,6 +276,18 @@
 
         // MARK: Other processes' saves
 
+        /// How many times a save reads an empty or unreadable file before it moves it aside, and how long
+        /// it waits between two reads: Foundation's in-place write of a big suite takes milliseconds.
+        static let halfWrittenLooks = 5
+        static let halfWrittenWait: TimeInterval = 0.02
+
+        /// How long after saving a value this process puts it back when a file Foundation's
+        /// `synchronize()` wrote drops or changes it (see `look`).
+        static let clobberWindow: TimeInterval = 1
+
+        /// What this process saved in the last `clobberWindow`, by name. Guarded by `saving`.
+        private var recentlySaved: [String: (object: Any?, at: Date)] = [:]
+
         /// What a look at the file found.
         private struct FileState {
             var contents: [String: Any]
@@ -273,27 +302,40 @@
         /// `movingAsideUnreadable` (a save), else left to a later look (it may be half written by hand).
         /// Called with `saving` held.
         private func look(at file: SuiteFile, movingAsideUnreadable: Bool) throws -> FileState {
-            let existing = try FileVersion.open(file.path)
+            var existing = try FileVersion.open(file.path)
             var state = FileState(contents: [:], changedElsewhere: [:], owner: existing?.owner)
             if let known, let version = known.version, version.identity == existing?.identity {
                 state.contents = known.contents
                 return state
             }
-            if let existing {
-                let bytes = try existing.readAll(path: file.path)
-                if !bytes.isEmpty {
-                    if let parsed = Self.parse(bytes) {
-                        state.contents = parsed
-                    } else {
-                        // A save keeps the bytes aside; either way this process goes on from what it
-                        // last saw.
-                        if movingAsideUnreadable {
-                            state.notice = .unreadableFileKept(suite: domain, path: try file.moveAside())
-                            state.owner = nil
-                        }
-                        state.contents = known?.contents ?? [:]
-                        return state
+            var writtenByFoundation = false
+            if existing != nil {
+                // Foundation's `synchronize()` rewrites the file in place, without the lock: an empty or
+                // unreadable file may be one it is writing now. Never read as "no values"; a save looks
+                // again a few times before it gives up on the file.
+                var parsed: [String: Any]?
+                for attempt in 0..<(movingAsideUnreadable ? Self.halfWrittenLooks : 1) {
+                    if attempt > 0 {
+                        Thread.sleep(forTimeInterval: Self.halfWrittenWait)
+                        existing = try FileVersion.open(file.path)
                     }
+                    guard let current = existing else { break }
+                    state.owner = current.owner
+                    let bytes = try current.readAll(path: file.path)
+                    parsed = bytes.isEmpty ? nil : Self.parse(bytes)
+                    writtenByFoundation = !bytes.starts(with: Array("bplist".utf8))
+                    if parsed != nil { break }
+                }
+                if let parsed {
+                    state.contents = parsed
+                } else if existing != nil {
+                    // A save keeps the bytes aside; either way this process goes on from what it last saw.
+                    if movingAsideUnreadable {
+                        state.notice = .unreadableFileKept(suite: domain, path: try file.moveAside())
+                        state.owner = nil
+                    }
+                    state.contents = known?.contents ?? [:]
+                    return state
                 }
             }
             if let known {
@@ -305,22 +347,69 @@
                 }
             }
             known = (existing, state.contents)
+            if writtenByFoundation { putBackWhatSynchronizeWroteOver(&state) }
             return state
         }
 
-        /// Puts values someone else saved into this process, through the context's commit path, except
-        /// names this process has written and not saved yet (or is saving now, `saving`): its own last
-        /// write wins until it is saved. Returns what observers must hear.
-        private func bringIn(_ changed: [String: Any?], saving: [String: Any?] = [:]) -> [Commit] {
-            guard !changed.isEmpty, let receiver = receiver.withLock({ $0.receiver }) else { return [] }
-            return receiver.applySavedElsewhere(changed) { name in
-                saving[name] != nil || hasUnsavedWrite(forName: name)
+        /// Foundation's `synchronize()` in another process reads the file, adds its own changes and
+        /// rewrites it, without the lock: a save this process made in between is dropped from the file. So
+        /// a value this process saved in the last `clobberWindow` that a file Foundation wrote drops or
+        /// changes is not taken as a change: it is written again, and saved by this save or the next.
+        /// Among concurrent writes, the library's win; a change the plain API makes to a name after that
+        /// window is taken as usual. Called with `saving` held.
+        private func putBackWhatSynchronizeWroteOver(_ state: inout FileState) {
+            let cutoff = Date(timeIntervalSinceNow: -Self.clobberWindow)
+            recentlySaved = recentlySaved.filter { $0.value.at > cutoff }
+            for (name, saved) in recentlySaved where state.changedElsewhere[name] != nil {
+                state.changedElsewhere[name] = nil
+                recordWrite(saved.object, forName: name)
             }
         }
 
-        private func announce(_ commits: [Commit]) {
-            guard !commits.isEmpty else { return }
-            receiver.withLock { $0.receiver }?.announce(commits)
+        /// What looks at the file found that others saved, in the order of the looks, not yet in memory:
+        /// each change with whether this process saved its own value over it in the same save.
+        private let queued = Locked<[String: (object: Any?, savedOver: Bool)]>([:])
+        /// Brings queued changes into memory one batch at a time, in the order they were queued.
+        private let bringingIn = NSLock()
+
+        /// Queues what a look found that someone else saved, but for the names this process saved over it
+        /// (`saving`). Called with `saving` held, so that queued changes keep the order of the looks; a
+        /// later change of a name replaces an earlier one.
+        private func queueBringIn(_ changed: [String: Any?], saving: [String: Any?] = [:]) {
+            guard !changed.isEmpty else { return }
+            queued.withLock { queue in
+                for (name, object) in changed {
+                    queue[name] = (object, saving[name] != nil)
+                }
+            }
+        }
+
+        /// Puts what others saved into this process, through the context's commit path, except names this
+        /// process saved over it or has written and not saved yet: its own last write wins until it is
+        /// saved. Then tells observers, with no lock held. Foundation's `set` of a name costs more the more
+        /// names this process has set since it started (corelibs keeps them in a list it searches), so a
+        /// large change takes a while: it is done outside `saving`, and never holds up a save.
+        private func bringInQueued() {
+            let commits = applyQueued()
+            if !commits.isEmpty { receiver.withLock { $0.receiver }?.announce(commits) }
+        }
+
+        /// Brings the queued changes into memory and returns what observers must hear.
+        private func applyQueued() -> [Commit] {
+            guard let receiver = receiver.withLock({ $0.receiver }) else {
+                queued.withLock { $0.removeAll() }
+                return []
+            }
+            return bringingIn.withLock {
+                let batch = queued.withLock { queue in
+                    defer { queue.removeAll() }
+                    return queue
+                }
+                guard !batch.isEmpty else { return [Commit]() }
+                return receiver.applySavedElsewhere(batch.mapValues(\.object)) { name in
+                    batch[name]?.savedOver == true || hasUnsavedWrite(forName: name)
+                }
+            }
         }
 
         /// Watches the file and makes Foundation read it, once. Every caller waits until that is done:
@@ -345,25 +434,29 @@
         /// Called by the watcher when the file may have changed: brings in what someone else saved.
         func fileMayHaveChanged() {
             guard let file else { return }
-            let commits = withSaving {
-                (try? look(at: file, movingAsideUnreadable: false)).map { bringIn($0.changedElsewhere) } ?? []
+            withSaving {
+                if let state = try? look(at: file, movingAsideUnreadable: false) {
+                    queueBringIn(state.changedElsewhere)
+                }
             }
-            announce(commits)
+            bringInQueued()
         }
 
         func exclusively<Result>(_ body: () throws -> Result) throws -> Result {
             guard let file else { return try body() }
-            var commits: [Commit] = []
             var notice: DefaultsError?
+            var commits: [Commit] = []
             let result = try withSaving {
                 do {
                     return try withFileLock(file) {
                         let state = try look(at: file, movingAsideUnreadable: true)
                         notice = state.notice
-                        commits = bringIn(state.changedElsewhere)
+                        // The body reads what others saved: it is in memory before the body runs.
+                        queueBringIn(state.changedElsewhere)
+                        commits = applyQueued()
                         let result = try body()
                         let saved = try savePendingLocked(to: file)
-                        commits += saved.commits
+                        queueBringIn(saved.changedElsewhere, saving: saved.changes)
                         notice = notice ?? saved.notice
                         return result
                     }
@@ -371,7 +464,9 @@
                     throw reported(error)
                 }
             }
-            announce(commits)
+            // Told once every lock is released: an observer may well write and save.
+            if !commits.isEmpty { receiver.withLock { $0.receiver }?.announce(commits) }
+            bringInQueued()
             if let notice { ErrorReporting.report(notice) }
             return result
         }
