@@ -16,6 +16,8 @@
 //                                                       after each write; prints an index once synchronized
 //   typed-defaults-probe count SUITE PREFIX...          print how many PREFIX keys hold their index, a line each
 //   typed-defaults-probe flush SUITE                    write one value and save it now, or fail
+//   typed-defaults-probe chdir-flush SUITE DIR           use the suite, change the working directory to DIR,
+//                                                       then as flush
 //   typed-defaults-probe args SUITE [-key value ...]    print the typed values launch arguments give
 //   typed-defaults-probe remove SUITE                   remove the suite and its file
 //   typed-defaults-probe two SUITE OTHER                write to both suites and save each, printing each result
@@ -238,7 +240,14 @@ case "count":
     for prefix in arguments.dropFirst(2) {
         print(snapshot.filter { name, value in name.hasPrefix(prefix) && "\(prefix)\(value)" == name }.count)
     }
-case "flush":
+case "flush", "chdir-flush":
+    if arguments[0] == "chdir-flush" {
+        // The suite is in use, then the process changes its working directory.
+        _ = store[Fixture.count]
+        guard arguments.count == 3, FileManager.default.changeCurrentDirectoryPath(arguments[2]) else {
+            fail("chdir-flush SUITE DIRECTORY")
+        }
+    }
     store[Fixture.count] = 1
     do {
         try store.flush()

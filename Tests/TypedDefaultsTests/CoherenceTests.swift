@@ -212,6 +212,32 @@ struct CoherenceTests {
             }
         }
 
+        /// Stored values are compared by kind and bits, not `==`: a NaN that did not change is not a
+        /// change when another process saves something else.
+        @Test func aNaNIsNotAChangeWhenAnotherProcessSavesSomethingElse() throws {
+            try withProcessSuite { suite in
+                let store = try #require(DefaultsStore(suiteName: suite))
+                let ratio = UserDefaultTypedKey<Double>("ratio", defaultValue: 0)
+                let count = UserDefaultTypedKey<Int>("count", defaultValue: 0)
+                store[ratio] = .nan
+                try store.flush()
+                let heard = Recorder<String>()
+                let token = store.observe(ratio) { change in
+                    heard.append("\(change.oldValue)->\(change.newValue)")
+                }
+                defer { token.cancel() }
+                #expect(store[count] == 0)
+                for _ in 0..<3 {
+                    #expect(try ProbeProcess.run(["flush", suite]).lines == ["flushed"])
+                    #expect(pollUntil { store[count] == 1 })
+                    store[count] = 0
+                    try store.flush()
+                }
+                #expect(heard.all.isEmpty)
+                #expect(store[ratio].isNaN)
+            }
+        }
+
         @Test(arguments: [true, false])
         func aHandEditOfTheFileIsSeen(atomically: Bool) throws {
             try WatchedSuite.with(firstWriting: "flush") { watched in

@@ -100,6 +100,27 @@ import TypedDefaults
             }
         }
 
+        /// A relative HOME is taken from the working directory the process started in: changing
+        /// directory later does not move the suite (Foundation reads it once, at first use).
+        @Test func aRelativeHomeStaysWhereTheProcessStartedAfterAChangeOfDirectory() throws {
+            try withTemporaryFolder { root in
+                let suite = uniqueSuiteName()
+                let elsewhere = root.appendingPathComponent("elsewhere")
+                try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+                let variables = ["HOME": "relative-home"]
+                let moved = try ProbeProcess.run(
+                    ["chdir-flush", suite, elsewhere.path], environment: variables, unsetting: ["XDG_CONFIG_HOME"],
+                    directory: root)
+                #expect(moved.lines == ["flushed"], "\(moved.standardError)")
+                let expected = root.appendingPathComponent("relative-home/.config/\(suite).plist")
+                #expect(files(named: suite + ".plist", under: root) == [expected.resolvingSymlinksInPath()])
+                #expect(propertyList(at: expected)?["count"] as? Int == 1)
+                let read = try ProbeProcess.run(
+                    ["dump", suite], environment: variables, unsetting: ["XDG_CONFIG_HOME"], directory: root)
+                #expect(read.lines.first == "count=1")
+            }
+        }
+
         /// Every environment in the long run (`runsLongTests`); the first alone in `swift test`.
         @Test(arguments: runsLongTests ? ProbeEnvironment.all : Array(ProbeEnvironment.all.prefix(1)))
         func valuesSurviveEveryEndingAndEveryWriterThere(_ environment: ProbeEnvironment) throws {
