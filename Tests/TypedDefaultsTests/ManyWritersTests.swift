@@ -80,16 +80,24 @@ import TypedDefaults
                 )
             }
             try #require(probes.allSatisfy { $0.probe.waitForLine("ready") })
-            let written = probes.map { _ in WriteTimes() }
+            // When each index was reported written.
+            let written = probes.map { _ in Recorder<(index: Int, at: Date)>() }
             let readersDone = DispatchSemaphore(value: 0)
             for (entry, times) in zip(probes, written) {
                 Thread {
-                    entry.probe.forEachLine { line in Int(line).map(times.add) }
+                    entry.probe.forEachLine { line in
+                        if let index = Int(line) { times.append((index, Date())) }
+                    }
                     readersDone.signal()
                 }.start()
             }
             for entry in probes { try entry.probe.send("go") }
-            Thread.sleep(forTimeInterval: seconds)
+            // `seconds` of writes at the given rate: until every library writer has reported that many.
+            let target = Int(seconds) * perSecond
+            #expect(
+                pollUntil(seconds + waitLimit) {
+                    zip(probes, written).allSatisfy { entry, times in entry.plain || times.count >= target }
+                }, "the writers fell behind their rate")
             switch ending {
             case .kill:
                 for entry in probes { entry.probe.kill() }
@@ -106,7 +114,7 @@ import TypedDefaults
             for entry in probes { _ = entry.probe.finish() }
             let saved = propertyList(at: folder.appendingPathComponent(suite + ".plist")) ?? [:]
             for (entry, times) in zip(probes, written) {
-                let old = times.indexes(before: endedAt)
+                let old = times.all.filter { $0.at < endedAt }.map(\.index)
                 let lost = old.filter { saved[entry.prefix + "\($0)"] as? Int != $0 }.count
                 if entry.plain {
                     plain.tried += old.count
@@ -116,22 +124,6 @@ import TypedDefaults
                     library.lost += lost
                 }
             }
-        }
-    }
-
-    /// When each index was reported written, from a reader thread.
-    final class WriteTimes: @unchecked Sendable {
-        // @unchecked: `entries` is guarded by `lock`.
-        private let lock = NSLock()
-        private var entries: [(index: Int, at: Date)] = []
-
-        func add(_ index: Int) {
-            let now = Date()
-            lock.withLock { entries.append((index, now)) }
-        }
-
-        func indexes(before date: Date) -> [Int] {
-            lock.withLock { entries.filter { $0.at < date }.map(\.index) }
         }
     }
 

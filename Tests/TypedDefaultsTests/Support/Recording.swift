@@ -30,4 +30,10 @@ final class Recorder<Element: Sendable>: Sendable {
         defer { lock.unlock() }
         return elements
     }
+    /// How many have come, without copying them (for polling).
+    var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return elements.count
+    }
 }

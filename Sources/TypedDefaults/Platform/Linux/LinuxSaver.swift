@@ -166,8 +166,7 @@
         /// Saves every pending write. Called with `saving` held.
         private func savePending() throws -> DefaultsError? {
             guard let file else {
-                let changes = takePending()
-                guard !changes.isEmpty else { return nil }
+                guard let changes = takePending(), !changes.isEmpty else { return nil }
                 guard defaults.synchronize() else {
                     restorePending(changes)
                     throw DefaultsError.saveFailed(suite: domain, reason: "synchronize() failed")
@@ -197,14 +196,8 @@
         ///
         /// With `atExit`, waits for the pending writes' lock only until then.
         private func savePendingLocked(to file: SuiteFile, atExit deadline: Date? = nil) throws -> Saved {
-            var changes: [String: Any?]
-            if let deadline {
-                guard let taken = pending.withLock(before: deadline, { Self.take(&$0) }) else {
-                    throw DefaultsError.saveFailed(suite: domain, reason: "the pending writes stayed locked at exit")
-                }
-                changes = taken
-            } else {
-                changes = takePending()
+            guard var changes = takePending(before: deadline) else {
+                throw DefaultsError.saveFailed(suite: domain, reason: "the pending writes stayed locked at exit")
             }
             guard !changes.isEmpty else { return Saved() }
             do {
@@ -214,10 +207,7 @@
                 }
                 var state = try look(at: file, movingAsideUnreadable: true)
                 // Values of this process's that Foundation's `synchronize()` wrote over: saved again now.
-                // (Not `lock(before: .distantFuture)`: corelibs' NSLock traps on a date that far.)
-                let putBack =
-                    deadline.map { pending.withLock(before: $0, Self.take) } ?? pending.withLock(Self.take)
-                changes.merge(putBack ?? [:]) { _, putBack in putBack }
+                changes.merge(takePending(before: deadline) ?? [:]) { _, putBack in putBack }
                 for (name, object) in changes {
                     state.contents[name] = object
                 }
@@ -246,9 +236,12 @@
             }
         }
 
-        /// Takes the pending writes, to be saved.
-        private func takePending() -> [String: Any?] {
-            pending.withLock(Self.take)
+        /// Takes the pending writes, to be saved; nil only when `deadline` (the exit-time save's) passes
+        /// before their lock is free.
+        private func takePending(before deadline: Date? = nil) -> [String: Any?]? {
+            // Not `lock(before: .distantFuture)` without a deadline: corelibs' NSLock traps on a date that far.
+            guard let deadline else { return pending.withLock(Self.take) }
+            return pending.withLock(before: deadline, Self.take)
         }
 
         private static func take(_ state: inout Pending) -> [String: Any?] {
@@ -390,8 +383,13 @@
         /// names this process has set since it started (corelibs keeps them in a list it searches), so a
         /// large change takes a while: it is done outside `saving`, and never holds up a save.
         private func bringInQueued() {
-            let commits = applyQueued()
-            if !commits.isEmpty { receiver.withLock { $0.receiver }?.announce(commits) }
+            announce(applyQueued())
+        }
+
+        /// Tells observers of `commits`. Called with no lock held: an observer may well write and save.
+        private func announce(_ commits: [Commit]) {
+            guard !commits.isEmpty else { return }
+            receiver.withLock { $0.receiver }?.announce(commits)
         }
 
         /// Brings the queued changes into memory and returns what observers must hear.
@@ -464,8 +462,7 @@
                     throw reported(error)
                 }
             }
-            // Told once every lock is released: an observer may well write and save.
-            if !commits.isEmpty { receiver.withLock { $0.receiver }?.announce(commits) }
+            announce(commits)
             bringInQueued()
             if let notice { ErrorReporting.report(notice) }
             return result
