@@ -23,6 +23,7 @@
 //   typed-defaults-probe two SUITE OTHER                write to both suites and save each, printing each result
 //   typed-defaults-probe synchronize SUITE              plain Foundation: set a value and synchronize()
 //   typed-defaults-probe plain SUITE                    plain Foundation: print the value of "count"
+//   typed-defaults-probe plain-read SUITE NAME...       plain Foundation: print each NAME's value, a line each
 //   typed-defaults-probe watch SUITE                    read and observe "count"; print "ready", then for each
 //                                                       line "check" print what every read path and the
 //                                                       observers saw; "write N" writes N; "quit" ends
@@ -152,6 +153,10 @@ case "synchronize":
 case "plain":
     // What a plain Foundation program reads for the fixture's count.
     print("count=\(UserDefaults(suiteName: arguments[1])!.object(forKey: "count") ?? "nil")")
+    exit(0)
+case "plain-read":
+    let defaults = UserDefaults(suiteName: arguments[1])!
+    for name in arguments.dropFirst(2) { print(defaults.object(forKey: name) ?? "nil") }
     exit(0)
 default:
     break

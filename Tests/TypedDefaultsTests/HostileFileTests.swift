@@ -141,6 +141,38 @@ import TypedDefaults
             }
         }
 
+        /// A run as root (`sudo -E`) in a user's folder: the files it makes there are the user's, and a
+        /// lock file root left with mode 0600 (as an older version did) does not stop the user's saves.
+        /// Only root can make either; elsewhere there is nothing to try.
+        @Test(.enabled(if: getuid() == 0, "needs root, to make files another user cannot open"))
+        func aRunAsRootLeavesNothingThatStopsTheUsersSaves() throws {
+            try withConfigFolder { folder in
+                #expect(chown(folder.url.path, 65_534, 65_534) == 0)
+                #expect(try folder.probe("flush").lines == ["flushed"])
+                for file in [folder.file, folder.lockFile] {
+                    let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
+                    #expect((attributes[.ownerAccountID] as? NSNumber)?.intValue == 65_534, "\(file.lastPathComponent)")
+                }
+                #expect(try folder.probe("flush", environment: ["PROBE_USER_ID": "65534"]).lines == ["flushed"])
+            }
+        }
+
+        @Test(.enabled(if: getuid() == 0, "needs root, to make a lock file another user cannot open"))
+        func aLockFileOnlyRootCanOpenIsReplaced() throws {
+            try withConfigFolder { folder in
+                #expect(chown(folder.url.path, 65_534, 65_534) == 0)
+                #expect(FileManager.default.createFile(atPath: folder.lockFile.path, contents: nil))
+                #expect(chmod(folder.lockFile.path, 0o600) == 0)
+                let result = try folder.probe("flush", environment: ["PROBE_USER_ID": "65534"])
+                #expect(result.lines == ["flushed"], "\(result.standardOutput) \(result.standardError)")
+                #expect(propertyList(at: folder.file)?["count"] as? Int == 1)
+                let attributes = try FileManager.default.attributesOfItem(atPath: folder.lockFile.path)
+                #expect((attributes[.ownerAccountID] as? NSNumber)?.intValue == 65_534)
+                let left = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
+                #expect(left.sorted() == [folder.lockFile.lastPathComponent, folder.file.lastPathComponent].sorted())
+            }
+        }
+
         @Test func aReplacedFileKeepsItsModeAndItsValues() throws {
             try withConfigFolder { folder in
                 let original = try PropertyListSerialization.data(

@@ -125,6 +125,30 @@ import TypedDefaults
             #expect(propertyList(at: secondFile)?["words"] as? [String] == ["second"])
         }
 
+        /// A file holding both forms of one name, composed and decomposed (another tool wrote it; Foundation
+        /// keeps them as two keys): a save keeps both, each with its own value, and a write to one form
+        /// leaves the other as it was.
+        @Test func aFileWithBothFormsOfANameKeepsBothAtASave() throws {
+            try withSuite { suite, store in
+                let file = testConfigHome.appendingPathComponent(suite + ".plist")
+                let composed = "caf\u{E9}"
+                let decomposed = "cafe\u{301}"
+                func utf16(_ text: String) -> [UInt8] {
+                    [0x60 | UInt8(text.utf16.count)] + text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+                }
+                try Self.binaryPropertyList([
+                    [0xD2, 1, 2, 3, 4],  // {café (composed): 1, café (decomposed): 2}
+                    utf16(composed), utf16(decomposed), [0x10, 1], [0x10, 2],
+                ]).write(to: file)
+                store[UserDefaultTypedKey<Int>("written", defaultValue: 0)] = 1
+                try store.flush()
+                #expect(try ProbeProcess.run(["plain-read", suite, composed, decomposed]).lines == ["1", "2"])
+                store[UserDefaultTypedKey<Int>(decomposed, defaultValue: 0)] = 3
+                try store.flush()
+                #expect(try ProbeProcess.run(["plain-read", suite, composed, decomposed]).lines == ["1", "3"])
+            }
+        }
+
         /// A file holding a null (another tool wrote it; Foundation reads it, its writer refuses it) is
         /// saved, with the null kept as it was, instead of every save failing. (A set is not tested here:
         /// swift-corelibs-foundation 6.3.1's own parser crashes on a binary property list holding one.)

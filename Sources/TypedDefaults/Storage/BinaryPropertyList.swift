@@ -12,18 +12,21 @@ import Foundation
 enum BinaryPropertyList {
     /// The file for `dictionary`, or nil when a value is not a plain Swift property-list value (an
     /// `NSNumber`, a value type Foundation would refuse).
-    static func encode(_ dictionary: [String: Any]) -> [UInt8]? {
+    ///
+    /// A domain's names are kept by their bytes (``ExactText``): a file may hold two forms of one text
+    /// that Swift takes for equal, and Foundation keeps both.
+    static func encode(_ dictionary: [ExactText: Any]) -> [UInt8]? {
         var flattener = Flattener()
-        guard let top = flattener.add(dictionary) else { return nil }
+        guard let top = flattener.add(entries: dictionary.lazy.map { ($0.key.text, $0.value) }) else { return nil }
         var writer = Writer(objects: flattener.objects)
         return writer.file(top: top)
     }
 
     /// The dictionary in `bytes`, or nil when `bytes` is not a binary property list of a dictionary
     /// made only of the kinds above, or is malformed in any way.
-    static func decode(_ bytes: [UInt8]) -> [String: Any]? {
+    static func decode(_ bytes: [UInt8]) -> [ExactText: Any]? {
         guard var reader = Reader(bytes) else { return nil }
-        return reader.object(at: reader.top, depth: 0) as? [String: Any]
+        return reader.domain()
     }
 
     /// Whether `bytes` is a binary property list with a set among its objects: swift-corelibs-foundation
@@ -144,11 +147,15 @@ enum BinaryPropertyList {
         }
 
         private mutating func add(dictionary: [String: Any]) -> Int? {
+            add(entries: dictionary.lazy.map { ($0.key, $0.value) })
+        }
+
+        mutating func add(entries: some Collection<(String, Any)>) -> Int? {
             var keys: [Int] = []
             var values: [Int] = []
-            keys.reserveCapacity(dictionary.count)
-            values.reserveCapacity(dictionary.count)
-            for (key, value) in dictionary {
+            keys.reserveCapacity(entries.count)
+            values.reserveCapacity(entries.count)
+            for (key, value) in entries {
                 keys.append(add(string: key))
                 guard let index = add(value) else { return nil }
                 values.append(index)
@@ -374,21 +381,38 @@ enum BinaryPropertyList {
                 }
                 return array
             case 0xD:
-                guard let (start, count) = contents(at: offset, unitSize: 2 * referenceSize) else { return nil }
-                var dictionary: [String: Any] = [:]
-                dictionary.reserveCapacity(count)
-                for position in 0..<count {
-                    guard let key = reference(at: start + position * referenceSize, depth: depth) as? String,
-                        let value = reference(at: start + (count + position) * referenceSize, depth: depth)
-                    else { return nil }
-                    // A key given twice: Foundation reads the first, and so must a save.
-                    if dictionary[key] == nil { dictionary[key] = value }
-                }
-                return dictionary
+                return dictionary(at: offset, depth: depth, key: { $0 })
             default:
                 // Null, UIDs, sets: not in a domain Foundation writes.
                 return nil
             }
+        }
+
+        /// The top object, a dictionary, with its keys as their bytes are.
+        mutating func domain() -> [ExactText: Any]? {
+            budget -= 1
+            guard budget >= 0, top < objectCount,
+                let offset = Self.bigEndian(bytes, at: tableOffset + top * offsetSize, size: offsetSize),
+                offset >= 8, offset < tableOffset, bytes[offset] >> 4 == 0xD
+            else { return nil }
+            return dictionary(at: offset, depth: 0, key: ExactText.init)
+        }
+
+        private mutating func dictionary<Key: Hashable>(at offset: Int, depth: Int, key makeKey: (String) -> Key)
+            -> [Key: Any]?
+        {
+            guard let (start, count) = contents(at: offset, unitSize: 2 * referenceSize) else { return nil }
+            var dictionary: [Key: Any] = [:]
+            dictionary.reserveCapacity(count)
+            for position in 0..<count {
+                guard let key = reference(at: start + position * referenceSize, depth: depth) as? String,
+                    let value = reference(at: start + (count + position) * referenceSize, depth: depth)
+                else { return nil }
+                // A key given twice: Foundation reads the first, and so must a save.
+                let exact = makeKey(key)
+                if dictionary[exact] == nil { dictionary[exact] = value }
+            }
+            return dictionary
         }
 
         private mutating func reference(at position: Int, depth: Int) -> Any? {

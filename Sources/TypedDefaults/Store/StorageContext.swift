@@ -45,7 +45,7 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     /// Values other processes saved for names this process has not used (no key bound them and the
     /// storage does not hold them): brought in when a key first uses the name, or the suite is listed.
     /// Guarded by `writeOrder`.
-    private var deferred: [String: Any] = [:]
+    private var deferred: [ExactText: Any] = [:]
 
     /// The names bound in this storage by a read or write through a key, so that a key's default is
     /// registered and checked once per name and type, not on every access; each with the key object that
@@ -252,7 +252,7 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
             change: ObjectChange(oldObject: oldObject, newObject: newObject, sequence: sequence))
     }
 
-    func applySavedElsewhere(_ changed: [String: Any?], isOwnWrite: (String) -> Bool) -> [Commit] {
+    func applySavedElsewhere(_ changed: [(name: String, object: Any?)], isOwnWrite: (String) -> Bool) -> [Commit] {
         writeOrder.withLock { applyInOrder(changed, isOwnWrite: isOwnWrite, deferringUnused: true) }
     }
 
@@ -260,12 +260,12 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     private func bringInDeferred(only name: String? = nil) {
         let commits = writeOrder.withLock { () -> [Commit] in
             guard !deferred.isEmpty else { return [] }
-            var taken: [String: Any?] = [:]
+            var taken: [(name: String, object: Any?)] = []
             if let name {
-                guard let object = deferred.removeValue(forKey: name) else { return [] }
-                taken[name] = object
+                guard let object = deferred.removeValue(forKey: ExactText(name)) else { return [] }
+                taken = [(name, object)]
             } else {
-                taken = deferred.mapValues { $0 }
+                taken = deferred.map { ($0.key.text, $0.value) }
                 deferred = [:]
             }
             return applyInOrder(taken)
@@ -286,7 +286,8 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     /// process has set since it started (corelibs keeps them in a list it searches), and bringing in every
     /// name many other processes write made each of them spend more time on it than on its own work.
     private func applyInOrder(
-        _ changed: [String: Any?], isOwnWrite: (String) -> Bool = { _ in false }, deferringUnused: Bool = false
+        _ changed: [(name: String, object: Any?)], isOwnWrite: (String) -> Bool = { _ in false },
+        deferringUnused: Bool = false
     ) -> [Commit] {
         // A null or a set another tool put in the file: Foundation's `set` traps on it. The file keeps it
         // (a save writes it back); memory keeps what it had.
@@ -294,13 +295,13 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
             !isOwnWrite(name) && (object.map(isStorablePropertyList) ?? true)
         }
         var written: [(name: String, oldObject: Any?)] = []
-        for (name, object, oldObject) in incoming.map({ ($0.key, $0.value, storage.object(forKey: $0.key)) }) {
+        for (name, object, oldObject) in incoming.map({ ($0.name, $0.object, storage.object(forKey: $0.name)) }) {
             if deferringUnused {
                 if oldObject == nil, trackedName(name) == nil {
-                    deferred[name] = object
+                    deferred[ExactText(name)] = object
                     continue
                 }
-                deferred[name] = nil
+                deferred[ExactText(name)] = nil
             }
             // Already so here (Foundation read it, or this process wrote it): nothing to bring in.
             if sameStoredObject(oldObject, object) { continue }
@@ -373,7 +374,7 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
         let commits = writeOrder.withLock {
             saver.forgetUnsavedWrites()
             deferred = [:]
-            return applyInOrder((saver.storedValues() ?? [:]).mapValues { _ in nil })
+            return applyInOrder((saver.storedValues() ?? [:]).map { ($0.key, nil) })
         }
         saver.removeFile()
         announce(commits)

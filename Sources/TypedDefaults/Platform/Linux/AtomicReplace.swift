@@ -6,12 +6,13 @@
         /// that a reader or a crash sees the old file or the new one, never half of one. The temporary
         /// file has a name nobody can predict and is created, never opened: a link planted there makes
         /// the save fail rather than write through it. It takes the mode and owner of the file it
-        /// replaces. Returns the new version, or nil when it cannot be known for certain.
+        /// replaces; a new file root makes in another user's folder is that user's. Returns the new version, or nil when it cannot be known for certain.
         ///
         /// No `fsync`: the claim is that values survive the process (exit, a kill), which the page cache
         /// guarantees; surviving a power cut would cost a disk flush per save, and Foundation's own
         /// `synchronize()` does not flush either.
-        func replace(with bytes: [UInt8], keeping owner: FileOwner?) throws -> FileVersion? {
+        func replace(with bytes: [UInt8], keeping existingOwner: FileOwner?) throws -> FileVersion? {
+            let owner = existingOwner ?? FileOwner.forNewFile(in: directory)
             let temporaryPath = directory + "/" + temporaryPrefix + randomSuffix(count: 12)
             let descriptor: Int32
             do {

@@ -6,16 +6,18 @@
     /// saves the suite.
     ///
     /// The lock file is never removed, not even with the suite: a process that locked the old file and
-    /// one that created a new one would both hold "the" lock. It is opened read-only when it cannot be
-    /// opened for writing (`flock` needs no more; a lock file left by `sudo -E` belongs to root), without
-    /// following a link, and must be a regular file. With `deadline`, gives up with
-    /// `FileFailure.timedOut` when the lock cannot be had by then.
-    func withFileLock<Result>(at path: String, before deadline: Date? = nil, _ body: () throws -> Result) throws
-        -> Result
-    {
+    /// one that created a new one would both hold "the" lock. Root creates it for the owner of `folder`
+    /// (a run under `sudo -E` in a user's folder must not leave a lock that user cannot open). It is
+    /// opened read-only when it cannot be opened for writing (`flock` needs no more), and replaced when
+    /// it cannot be opened at all (see `replaceLockFileNobodyHereCanOpen`); never through a link, and it
+    /// must be a regular file. With `deadline`, gives up with `FileFailure.timedOut` when the lock cannot
+    /// be had by then.
+    func withFileLock<Result>(
+        at path: String, in folder: String, before deadline: Date? = nil, _ body: () throws -> Result
+    ) throws -> Result {
         let descriptor: Int32
         do {
-            descriptor = try openLockFile(path)
+            descriptor = try openLockFile(path, in: folder)
         } catch {
             throw FileFailure.failed("cannot open the lock file", path, error)
         }
@@ -45,12 +47,57 @@
         }
     }
 
-    private func openLockFile(_ path: String) throws(Errno) -> Int32 {
-        let flags = O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
+    private let lockFileFlags = O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
+
+    private func openLockFile(_ path: String, in folder: String) throws(Errno) -> Int32 {
+        var replaced = false
+        while true {
+            do throws(Errno) {
+                return try retryingInterrupts { open(path, O_RDWR | lockFileFlags) }
+            } catch  where error.code == ENOENT {
+                do throws(Errno) {
+                    let descriptor = try retryingInterrupts {
+                        open(path, O_CREAT | O_EXCL | O_RDWR | lockFileFlags, 0o600)
+                    }
+                    if let owner = FileOwner.forNewFile(in: folder) {
+                        _ = fchown(descriptor, owner.user, owner.group)
+                    }
+                    return descriptor
+                } catch  where error.code == EEXIST {
+                    // Another process made it first: open that one.
+                }
+            } catch  where error.code == EACCES {
+                do throws(Errno) {
+                    return try retryingInterrupts { open(path, O_RDONLY | lockFileFlags) }
+                } catch  where error.code == EACCES && !replaced {
+                    try replaceLockFileNobodyHereCanOpen(path, in: folder)
+                    replaced = true
+                }
+            }
+        }
+    }
+
+    /// Replaces a lock file this process can open neither for writing nor for reading (left by root with
+    /// mode 0600 by an older version, or by hand), which would otherwise stop every save of the suite.
+    /// The processes that replace it take turns on a lock of the folder, and each looks again under it:
+    /// a lock file another one just put there is used, not replaced. The one case left is a process of
+    /// the old file's owner holding it at that moment: for that one save, it and this process do not
+    /// exclude each other.
+    private func replaceLockFileNobodyHereCanOpen(_ path: String, in folder: String) throws(Errno) {
+        let folderDescriptor = try retryingInterrupts { open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        defer { close(folderDescriptor) }
+        _ = try retryingInterrupts { flock(folderDescriptor, LOCK_EX) }
+        defer { flock(folderDescriptor, LOCK_UN) }
         do throws(Errno) {
-            return try retryingInterrupts { open(path, O_CREAT | O_RDWR | flags, 0o600) }
-        } catch  where error.code == EACCES {
-            return try retryingInterrupts { open(path, O_RDONLY | flags) }
+            close(try retryingInterrupts { open(path, O_RDONLY | lockFileFlags) })
+            return
+        } catch  where error.code == EACCES {}
+        let newPath = path + "-new-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
+        close(try retryingInterrupts { open(newPath, O_CREAT | O_EXCL | O_RDWR | lockFileFlags, 0o600) })
+        guard rename(newPath, path) == 0 else {
+            let error = Errno.current
+            unlink(newPath)
+            throw error
         }
     }
 #endif

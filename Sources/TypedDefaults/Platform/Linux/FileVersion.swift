@@ -40,6 +40,21 @@
             user = status.st_uid
             group = status.st_gid
         }
+
+        private init(mode: mode_t, user: uid_t, group: gid_t) {
+            self.mode = mode
+            self.user = user
+            self.group = group
+        }
+
+        /// The owner a file root creates in `folder` gets: the folder's, when that is another user (a
+        /// run under `sudo -E` in a user's configuration folder must leave files that user can read and
+        /// replace, as they were). Nil when this process is not root or root owns the folder.
+        static func forNewFile(in folder: String) -> FileOwner? {
+            var status = stat()
+            guard geteuid() == 0, stat(folder, &status) == 0, status.st_uid != 0 else { return nil }
+            return FileOwner(mode: 0o600, user: status.st_uid, group: status.st_gid)
+        }
     }
 
     /// One version of the suite's file, held open.

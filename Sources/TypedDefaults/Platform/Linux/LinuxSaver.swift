@@ -32,7 +32,7 @@
 
         private struct Pending {
             /// The names this process wrote and has not saved yet, with their last object (nil: removed).
-            var changes: [String: Any?] = [:]
+            var changes: [ExactText: Any?] = [:]
             var saveScheduled = false
         }
 
@@ -54,7 +54,7 @@
         /// What the file held when this process last read or wrote it, and that version, held open (nil
         /// when it is unknown, or there was no file): a save or a look that finds the same version does
         /// not read and parse it again, and what differs from it was saved by someone else.
-        private var known: (version: FileVersion?, contents: [String: Any])?
+        private var known: (version: FileVersion?, contents: [ExactText: Any])?
         private var removedStaleTemporaryFiles = false
         private let receiver = Locked<WeakReceiver>(WeakReceiver())
         private let preparing = NSLock()
@@ -115,7 +115,7 @@
 
         func recordWrite(_ object: Any?, forName name: String) {
             let mustSchedule = pending.withLock { state -> Bool in
-                state.changes.updateValue(object, forKey: name)
+                state.changes.updateValue(object, forKey: ExactText(name))
                 defer { state.saveScheduled = true }
                 return !state.saveScheduled
             }
@@ -123,7 +123,7 @@
         }
 
         func hasUnsavedWrite(forName name: String) -> Bool {
-            pending.withLock { $0.changes[name] != nil }
+            pending.withLock { $0.changes[ExactText(name)] != nil }
         }
 
         func forgetUnsavedWrites() {
@@ -187,8 +187,8 @@
         /// which the caller brings into memory.
         private struct Saved {
             var notice: DefaultsError?
-            var changes: [String: Any?] = [:]
-            var changedElsewhere: [String: Any?] = [:]
+            var changes: [ExactText: Any?] = [:]
+            var changedElsewhere: [ExactText: Any?] = [:]
         }
 
         /// Saves every pending write into `file`, whose lock this process holds, and says what others saved
@@ -228,7 +228,7 @@
 
         /// Keeps what failed to save for the next attempt; a name written since is pending with its newer
         /// value.
-        private func restorePending(_ changes: [String: Any?]) {
+        private func restorePending(_ changes: [ExactText: Any?]) {
             pending.withLock { state in
                 for (name, object) in changes where state.changes[name] == nil {
                     state.changes.updateValue(object, forKey: name)
@@ -238,13 +238,13 @@
 
         /// Takes the pending writes, to be saved; nil only when `deadline` (the exit-time save's) passes
         /// before their lock is free.
-        private func takePending(before deadline: Date? = nil) -> [String: Any?]? {
+        private func takePending(before deadline: Date? = nil) -> [ExactText: Any?]? {
             // Not `lock(before: .distantFuture)` without a deadline: corelibs' NSLock traps on a date that far.
             guard let deadline else { return pending.withLock(Self.take) }
             return pending.withLock(before: deadline, Self.take)
         }
 
-        private static func take(_ state: inout Pending) -> [String: Any?] {
+        private static func take(_ state: inout Pending) -> [ExactText: Any?] {
             state.saveScheduled = false
             defer { state.changes = [:] }
             return state.changes
@@ -279,13 +279,13 @@
         static let clobberWindow: TimeInterval = 1
 
         /// What this process saved in the last `clobberWindow`, by name. Guarded by `saving`.
-        private var recentlySaved: [String: (object: Any?, at: Date)] = [:]
+        private var recentlySaved: [ExactText: (object: Any?, at: Date)] = [:]
 
         /// What a look at the file found.
         private struct FileState {
-            var contents: [String: Any]
+            var contents: [ExactText: Any]
             /// The names whose value differs from what the file held when this process last looked.
-            var changedElsewhere: [String: Any?]
+            var changedElsewhere: [ExactText: Any?]
             var owner: FileOwner?
             var notice: DefaultsError?
         }
@@ -306,7 +306,7 @@
                 // Foundation's `synchronize()` rewrites the file in place, without the lock: an empty or
                 // unreadable file may be one it is writing now. Never read as "no values"; a save looks
                 // again a few times before it gives up on the file.
-                var parsed: [String: Any]?
+                var parsed: [ExactText: Any]?
                 for attempt in 0..<(movingAsideUnreadable ? Self.halfWrittenLooks : 1) {
                     if attempt > 0 {
                         Thread.sleep(forTimeInterval: Self.halfWrittenWait)
@@ -355,20 +355,20 @@
             recentlySaved = recentlySaved.filter { $0.value.at > cutoff }
             for (name, saved) in recentlySaved where state.changedElsewhere[name] != nil {
                 state.changedElsewhere[name] = nil
-                recordWrite(saved.object, forName: name)
+                recordWrite(saved.object, forName: name.text)
             }
         }
 
         /// What looks at the file found that others saved, in the order of the looks, not yet in memory:
         /// each change with whether this process saved its own value over it in the same save.
-        private let queued = Locked<[String: (object: Any?, savedOver: Bool)]>([:])
+        private let queued = Locked<[ExactText: (object: Any?, savedOver: Bool)]>([:])
         /// Brings queued changes into memory one batch at a time, in the order they were queued.
         private let bringingIn = NSLock()
 
         /// Queues what a look found that someone else saved, but for the names this process saved over it
         /// (`saving`). Called with `saving` held, so that queued changes keep the order of the looks; a
         /// later change of a name replaces an earlier one.
-        private func queueBringIn(_ changed: [String: Any?], saving: [String: Any?] = [:]) {
+        private func queueBringIn(_ changed: [ExactText: Any?], saving: [ExactText: Any?] = [:]) {
             guard !changed.isEmpty else { return }
             queued.withLock { queue in
                 for (name, object) in changed {
@@ -404,8 +404,8 @@
                     return queue
                 }
                 guard !batch.isEmpty else { return [Commit]() }
-                return receiver.applySavedElsewhere(batch.mapValues(\.object)) { name in
-                    batch[name]?.savedOver == true || hasUnsavedWrite(forName: name)
+                return receiver.applySavedElsewhere(batch.map { ($0.key.text, $0.value.object) }) { name in
+                    batch[ExactText(name)]?.savedOver == true || hasUnsavedWrite(forName: name)
                 }
             }
         }
@@ -541,13 +541,14 @@
 
         /// The dictionary in a suite's file: the library's own reader for the binary files it writes, and
         /// Foundation's for anything else (an XML file from `synchronize()`, kinds the reader leaves).
-        private static func parse(_ bytes: [UInt8]) -> [String: Any]? {
+        /// Names are kept by their bytes (``ExactText``): a file may hold two forms of one text that Swift
+        /// takes for equal, and Foundation keeps both.
+        private static func parse(_ bytes: [UInt8]) -> [ExactText: Any]? {
             if let dictionary = BinaryPropertyList.decode(bytes) { return dictionary }
             // Foundation's parser crashes on a set: such a file is one the library cannot read.
             if BinaryPropertyList.holdsSet(bytes) { return nil }
-            guard
-                let parsed = try? PropertyListSerialization.propertyList(from: Data(bytes), format: nil)
-                    as? [String: Any]
+            guard let parsed = try? PropertyListSerialization.propertyList(from: Data(bytes), format: nil),
+                parsed is [String: Any]
             else { return nil }
             // Foundation's objects (NSNumber, ...) are left to Foundation's slow encoder, save after save:
             // take them through its binary form once, which the library's reader turns into Swift values.
@@ -556,14 +557,16 @@
             {
                 return dictionary
             }
-            return parsed
+            return (parsed as? [String: Any]).map { Dictionary(uniqueKeysWithValues: $0.map { (ExactText($0), $1) }) }
         }
 
-        private static func encode(_ contents: [String: Any]) throws -> [UInt8] {
+        private static func encode(_ contents: [ExactText: Any]) throws -> [UInt8] {
             if let bytes = BinaryPropertyList.encode(contents) { return bytes }
+            let named = NSMutableDictionary()
+            for (name, object) in contents { named[NSString(string: name.text)] = object }
             do {
                 return [UInt8](
-                    try PropertyListSerialization.data(fromPropertyList: contents, format: .binary, options: 0))
+                    try PropertyListSerialization.data(fromPropertyList: named, format: .binary, options: 0))
             } catch {
                 throw FileFailure.failed(action: "cannot encode the values (\(error)) of", path: "the suite", nil)
             }

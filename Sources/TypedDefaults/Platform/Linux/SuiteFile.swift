@@ -40,7 +40,7 @@
         /// Runs `body` holding the suite's file lock (see `withFileLock`), creating the folder first.
         func withLock<Result>(before deadline: Date? = nil, _ body: () throws -> Result) throws -> Result {
             createDirectory()
-            return try withFileLock(at: lockPath, before: deadline, body)
+            return try withFileLock(at: lockPath, in: directory, before: deadline, body)
         }
     }
 #endif
