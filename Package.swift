@@ -16,7 +16,10 @@ let package = Package(
         .executableTarget(name: "typed-defaults-demo", dependencies: ["TypedDefaults"]),
         .executableTarget(name: "typed-defaults-bench", dependencies: ["TypedDefaults"]),
         // A small program the tests start as a child process to prove persistence across processes.
-        .executableTarget(name: "typed-defaults-probe", dependencies: ["TypedDefaults"]),
+        .executableTarget(name: "typed-defaults-probe", dependencies: ["TypedDefaults", "ProbeSettings"]),
+        // An app's settings module for the probe: keys and a wrapper that must follow the app's
+        // `DefaultsStore.bootstrap` from another module.
+        .target(name: "ProbeSettings", dependencies: ["TypedDefaults"], path: "Tests/ProbeSettings"),
         // Sets XDG_CONFIG_HOME to a folder of the test run's own before the first test, removed at exit.
         .target(name: "TestEnvironment", path: "Tests/TestEnvironment"),
         .testTarget(

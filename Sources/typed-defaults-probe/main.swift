@@ -24,6 +24,12 @@
 //   typed-defaults-probe synchronize SUITE              plain Foundation: set a value and synchronize()
 //   typed-defaults-probe plain SUITE                    plain Foundation: print the value of "count"
 //   typed-defaults-probe plain-read SUITE NAME...       plain Foundation: print each NAME's value, a line each
+//   typed-defaults-probe bootstrap SUITE [late|twice]   choose SUITE as the app's store, then add one to
+//                                                       "bootstrapCount" through a wrapper and through
+//                                                       Defaults in another module, save, print the count
+//                                                       (late: Defaults used first; twice: bootstrap twice)
+//   typed-defaults-probe changing-default SUITE         read keys whose default changes (a computed key
+//                                                       from one declaration, a default closure), print them
 //   typed-defaults-probe watch SUITE                    read and observe "count"; print "ready", then for each
 //                                                       line "check" print what every read path and the
 //                                                       observers saw; "write N" writes N; "quit" ends
@@ -38,6 +44,7 @@
 // A store the library refuses to make prints "no store" and exits with 3. With PROBE_USER_ID set, a
 // probe started by root first becomes that user (and group), for tests of files it may not read.
 import Foundation
+import ProbeSettings
 import TypedDefaults
 
 enum Theme: String, UserDefaultConvertible { case light, dark, system }
@@ -89,6 +96,20 @@ enum Fixture {
             "urlsByName=\(store[urlsByName].sorted { $0.key < $1.key }.map { "\($0.key):\($0.value.absoluteString)" }.joined(separator: " "))"
         )
         print("homepage=\(store[homepage]?.absoluteString ?? "nil")")
+    }
+}
+
+/// Counts up from 1, from any thread: a default that changes at each read.
+final class Counter: @unchecked Sendable {
+    // @unchecked: `value` is guarded by `lock`.
+    private let lock = NSLock()
+    private var value = 0
+
+    func next() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        value += 1
+        return value
     }
 }
 
@@ -153,6 +174,24 @@ case "synchronize":
 case "plain":
     // What a plain Foundation program reads for the fixture's count.
     print("count=\(UserDefaults(suiteName: arguments[1])!.object(forKey: "count") ?? "nil")")
+    exit(0)
+case "bootstrap":
+    let mode = arguments.dropFirst(2).first
+    if mode == "late" { _ = Defaults[Fixture.count] }
+    DefaultsStore.bootstrap(DefaultsStore(suiteName: arguments[1])!)
+    if mode == "twice" { DefaultsStore.bootstrap(DefaultsStore(suiteName: arguments[1])!) }
+    let settings = ProbeSettings()
+    settings.count += 1
+    countThroughDefaults()
+    try! Defaults.flush()
+    print("count=\(Defaults[.bootstrapCount])")
+    exit(0)
+case "changing-default":
+    let store = DefaultsStore(suiteName: arguments[1])!
+    func limit(_ value: Int) -> UserDefaultTypedKey<Int> { UserDefaultTypedKey("remoteLimit", defaultValue: value) }
+    let counter = Counter()
+    let computed = UserDefaultTypedKey<Int>("computedLimit", default: { counter.next() })
+    print("\(store[limit(10)]) \(store[limit(20)]) \(store[computed]) \(store[computed]) \(store[limit(30)])")
     exit(0)
 case "plain-read":
     let defaults = UserDefaults(suiteName: arguments[1])!

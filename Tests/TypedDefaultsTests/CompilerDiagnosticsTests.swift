@@ -42,7 +42,7 @@ private let mistakes: [Mistake] = [
     Mistake(
         code: "func a9() async { for await x: String in Defaults.updates(.maxItems) { _ = x } }",
         message:
-            "'updates' is unavailable: the values must have the key's type: the updates of a UserDefaultTypedKey<T> are of type T"
+            "'updates(_:initial:)' is unavailable: the values must have the key's type: the updates of a UserDefaultTypedKey<T> are of type T"
     ),
     Mistake(
         code: "func a10() { _ = Defaults.observe(.maxItems) { (change: DefaultsChange<String>) in _ = change } }",
@@ -64,11 +64,46 @@ private let mistakes: [Mistake] = [
     Mistake(
         code: "final class A13: Sendable { @UserDefault(.maxItems) var maxItems: Int; init() {} }",
         message: "stored property '_maxItems' of 'Sendable'-conforming class 'A13' is mutable"),
+    // The peers' spellings, as a migrating user types them.
+    Mistake(
+        code: #"func b1() { _ = UserDefaultTypedKey<Int>("x", default: 3) }"#,
+        message:
+            #"'init(_:default:)' is unavailable: TypedDefaults names the default 'defaultValue:': UserDefaultTypedKey<T>("name", defaultValue: value); a default computed at each read is 'default: { ... }'"#
+    ),
+    Mistake(
+        code: "func b2() { Defaults.reset(.maxItems, .theme) }",
+        message:
+            "'reset' has been renamed to 'remove': TypedDefaults calls it remove: Defaults.remove(.a, .b) gives the keys their defaults again"
+    ),
+    Mistake(
+        code: "func b3(token: ObservationToken) { token.invalidate() }",
+        message:
+            "'invalidate()' has been renamed to 'cancel()': TypedDefaults calls it cancel()"),
+    Mistake(
+        code: "func b4(token: ObservationToken) { token.dispose() }",
+        message:
+            "'dispose()' has been renamed to 'cancel()': TypedDefaults calls it cancel()"),
+    Mistake(
+        code: "func b5() { _ = Defaults.observe(.maxItems, options: [.initial]) { _ in } }",
+        message:
+            "'observe(_:options:_:)' is unavailable: TypedDefaults says observe(.key, initial: true) { change in ... }; without 'initial: true' it does not call at once"
+    ),
+    Mistake(
+        code: "func b6(token: ObservationToken, owner: AnyObject) { _ = token.tieToLifetime(of: owner) }",
+        message:
+            "'tieToLifetime(of:)' is unavailable: keep the token in a stored property of that object instead: releasing the token (with the object) ends the observation"
+    ),
+    Mistake(
+        code: "func b7(token: DefaultsDisposable) { _ = token }",
+        message:
+            "'DefaultsDisposable' has been renamed to 'ObservationToken': TypedDefaults' observe returns an ObservationToken"
+    ),
 ]
 
 /// Correct code, including each shape Getting Started recommends: none of it may pick an unavailable
 /// overload, be ambiguous, or warn.
 private let correctCode = """
+    import Foundation
     import Observation
     import TypedDefaults
     func uses() async throws {
@@ -87,7 +122,12 @@ private let correctCode = """
         let token = Defaults.observe(.maxItems) { change in print(change.newValue + 1) }
         let both = Defaults.observe(.maxItems, .theme) { print("changed") }
         for await value in Defaults.updates(.maxItems) { print(value * 2); break }
-        _ = (token, both)
+        for await value in Defaults.updates(.maxItems, initial: false) { print(value * 2); break }
+        let reviewed = UserDefaultTypedKey<Date>("reviewed", default: { Date.now })
+        print(Defaults[reviewed])
+        Defaults.removeAll(except: .username, .theme)
+        let initial = Defaults.observe(.maxItems, initial: true) { change in print(change.newValue) }
+        _ = (token, both, initial)
     }
 
     /// A struct singleton: the wrapper writes through, even on a `let`.

@@ -20,6 +20,8 @@ protocol AnyTypedKey: Sendable, CustomStringConvertible {
     var name: String { get }
     var valueType: Any.Type { get }
     var defaultObject: Any? { get }
+    var declaration: KeyDeclaration { get }
+    var hasComputedDefault: Bool { get }
 }
 
 extension UserDefaultTypedKey: AnyTypedKey {
@@ -27,9 +29,18 @@ extension UserDefaultTypedKey: AnyTypedKey {
 }
 
 extension AnyTypedKey {
-    /// Whether `other` stores a different type or default under the same name.
+    /// Whether `other` stores a different type under the same name, or is another declaration of it
+    /// with another default. Key objects from one declaration (a computed `static var`) may give
+    /// different defaults: a read returns the default of the key it was given. Two defaults computed at
+    /// each read cannot be compared and are taken as agreeing; one computed and one given do not.
     func conflicts(with other: any AnyTypedKey) -> Bool {
-        valueType != other.valueType || !propertyListsEqual(defaultObject, other.defaultObject)
+        if valueType != other.valueType { return true }
+        if declaration == other.declaration { return false }
+        switch (hasComputedDefault, other.hasComputedDefault) {
+        case (true, true): return false
+        case (false, false): return !propertyListsEqual(defaultObject, other.defaultObject)
+        default: return true
+        }
     }
 }
 
@@ -82,5 +93,18 @@ enum ConflictReporting {
             guard reported.withLock({ $0.insert("UserDefaultTypedKeys").inserted }) else { return }
             FileHandle.standardError.write(Data((message + "\n").utf8))
         #endif
+    }
+}
+
+/// `value` as a conflict report prints it: as Swift describes it, but a date to the fraction of a second
+/// (Swift's description rounds to the second, so two different dates read as one).
+func exactDescription(of value: Any) -> String {
+    switch value {
+    case let date as Date:
+        return "\(date) (timeIntervalSinceReferenceDate: \(date.timeIntervalSinceReferenceDate))"
+    case let array as [Any] where array.contains(where: { $0 is Date }):
+        return "[" + array.map(exactDescription(of:)).joined(separator: ", ") + "]"
+    default:
+        return "\(value)"
     }
 }

@@ -37,10 +37,33 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
     public let name: String
     /// `name.hashValue`, computed once: stores find a key's binding by it on every access.
     let nameHash: Int
-    /// The default in its stored form, computed once; `nil` when there is nothing to register.
+    /// The default in its stored form, computed once; `nil` when there is nothing to register (an
+    /// optional key's `nil`, or a default computed at each read).
     let defaultObject: Any?
-    /// The value a read returns when nothing readable is stored.
-    public let defaultValue: Value
+    /// Where the key is declared: two key objects from one declaration (a computed `static var`) may
+    /// give different defaults without being a conflict.
+    let declaration: KeyDeclaration
+    @usableFromInline let defaultSource: DefaultSource
+
+    @usableFromInline enum DefaultSource: Sendable {
+        case value(Value)
+        case computed(@Sendable () -> Value)
+    }
+
+    /// The value a read returns when nothing readable is stored: the key's default, or, for a key made
+    /// with ``init(_:default:fileID:line:column:)``, what its closure returns now.
+    @inlinable public var defaultValue: Value {
+        switch defaultSource {
+        case .value(let value): return value
+        case .computed(let makeDefault): return makeDefault()
+        }
+    }
+
+    /// Whether the default is computed at each read (``init(_:default:fileID:line:column:)``).
+    public var hasComputedDefault: Bool {
+        if case .computed = defaultSource { return true }
+        return false
+    }
 
     /// Creates a key with a name and a default.
     ///
@@ -50,11 +73,45 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
     ///     which the library reports as a mistake).
     ///   - defaultValue: What a read returns when nothing readable is stored. For a non-optional
     ///     value it is registered with the store's `register(defaults:)`, so it is never written.
-    public init(_ name: String = #function, defaultValue: Value) {
+    ///   - fileID: Leave it out: with `line` and `column`, where the key is declared. Key objects
+    ///     from one declaration (a computed `static var`, made anew on each access) may give different
+    ///     defaults; two declarations of one name with different defaults are a conflict.
+    public init(
+        _ name: String = #function, defaultValue: Value, fileID: StaticString = #fileID, line: UInt = #line,
+        column: UInt = #column
+    ) {
         self.name = name
         self.nameHash = name.hashValue
-        self.defaultValue = defaultValue
+        self.defaultSource = .value(defaultValue)
         self.defaultObject = defaultValue.userDefaultsObject
+        self.declaration = KeyDeclaration(fileID: fileID, line: line, column: column)
+        super.init()
+        if name == "UserDefaultTypedKeys" {
+            ConflictReporting.reportMissingName(description)
+        }
+    }
+
+    /// Creates a key whose default is computed each time a read needs it: a date relative to now, a
+    /// value from a remote configuration that may change while the app runs.
+    ///
+    /// ```swift
+    /// extension UserDefaultTypedKeys {
+    ///     static let lastReviewRequest = UserDefaultTypedKey<Date>("lastReviewRequest", default: { Date.now })
+    /// }
+    /// ```
+    ///
+    /// Such a default is not registered with the store's `register(defaults:)`: the plain
+    /// `UserDefaults` API sees nothing for the name until a value is stored (`object(forKey:)` is
+    /// `nil`), and ``DefaultsStore/hasKey(_:)`` is `false` until then.
+    public init(
+        _ name: String = #function, default makeDefault: @escaping @Sendable () -> Value,
+        fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column
+    ) {
+        self.name = name
+        self.nameHash = name.hashValue
+        self.defaultSource = .computed(makeDefault)
+        self.defaultObject = nil
+        self.declaration = KeyDeclaration(fileID: fileID, line: line, column: column)
         super.init()
         if name == "UserDefaultTypedKeys" {
             ConflictReporting.reportMissingName(description)
@@ -64,15 +121,35 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
     override var typedKey: (any AnyTypedKey)? { self }
 
     /// Creates a key for an optional value, whose default is `nil`.
-    public convenience init(_ name: String = #function) where Value: ExpressibleByNilLiteral {
-        self.init(name, defaultValue: nil)
+    public convenience init(
+        _ name: String = #function, fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column
+    ) where Value: ExpressibleByNilLiteral {
+        self.init(name, defaultValue: nil, fileID: fileID, line: line, column: column)
     }
+}
+
+/// Where a key is declared, as the compiler gives it.
+struct KeyDeclaration: Sendable, Equatable, CustomStringConvertible {
+    let fileID: StaticString
+    let line: UInt
+    let column: UInt
+
+    static func == (lhs: KeyDeclaration, rhs: KeyDeclaration) -> Bool {
+        lhs.line == rhs.line && lhs.column == rhs.column && lhs.fileID.description == rhs.fileID.description
+    }
+
+    var description: String { "\(fileID):\(line)" }
 }
 
 extension UserDefaultTypedKey: CustomStringConvertible {
     /// The key's name, value type and default, as conflict reports print it.
     public var description: String {
-        "UserDefaultTypedKey<\(Value.self)>(\"\(name)\", defaultValue: \(defaultValue))"
+        switch defaultSource {
+        case .value(let value):
+            "UserDefaultTypedKey<\(Value.self)>(\"\(name)\", defaultValue: \(exactDescription(of: value))) at \(declaration)"
+        case .computed:
+            "UserDefaultTypedKey<\(Value.self)>(\"\(name)\", default: { ... }) at \(declaration)"
+        }
     }
 }
 

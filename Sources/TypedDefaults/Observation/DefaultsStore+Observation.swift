@@ -178,10 +178,14 @@ extension DefaultsStore {
     /// ```swift
     /// for await _ in Defaults.updates(.theme, .fontSize) { redraw() }
     /// ```
-    public func updates<each Value>(_ keys: repeat UserDefaultTypedKey<each Value>) -> AsyncStream<Void> {
+    ///
+    /// - Parameter initial: `false` leaves out the element at once: only changes are yielded.
+    public func updates<each Value>(_ keys: repeat UserDefaultTypedKey<each Value>, initial: Bool = true)
+        -> AsyncStream<Void>
+    {
         AsyncStream { continuation in
             // The first element comes before any change's, as with one key.
-            continuation.yield()
+            if initial { continuation.yield() }
             let token = observe(repeat each keys) { continuation.yield() }
             // Not `cancel()`: the stream may end while a writer is yielding into it (see
             // `cancelWithoutWaiting`).
@@ -196,7 +200,11 @@ extension DefaultsStore {
     /// ```
     /// The sequence ends its observation when the loop ends or its task is cancelled. Changes that come
     /// faster than the loop consumes them are all delivered, in order.
-    public func updates<Value>(_ key: UserDefaultTypedKey<Value>) -> AsyncStream<Value> {
+    ///
+    /// - Parameter initial: `false` leaves out the current value: only the values after changes are
+    ///   yielded (sindresorhus/Defaults' `updates(_:initial: false)`), with no change lost between the
+    ///   call and the loop's start.
+    public func updates<Value>(_ key: UserDefaultTypedKey<Value>, initial: Bool = true) -> AsyncStream<Value> {
         AsyncStream { continuation in
             // The first value is read after subscribing, in the storage's order of changes: a change
             // numbered up to that read is in the first value and is not sent again; later ones are sent,
@@ -215,7 +223,7 @@ extension DefaultsStore {
             let token = ObservationToken(observers: [observer], context: context)
             let current = context.currentObject(forName: storedName(key))
             state.withLock { state in
-                continuation.yield(Self.value(of: key, from: current.object))
+                if initial { continuation.yield(Self.value(of: key, from: current.object)) }
                 for change in state.held where change.sequence > current.sequence {
                     continuation.yield(change.value)
                 }

@@ -38,7 +38,25 @@ extension DefaultsStore {
     /// Removes every value stored under this store's prefix (with no prefix, every value in the
     /// storage). Registered defaults remain, so reads give the keys' defaults.
     public func removeAll() {
-        for name in storedObjects().keys where name.hasPrefix(keyPrefix) {
+        removeAll(keeping: [])
+    }
+
+    /// Removes every value stored under this store's prefix but those of `keys`: "reset the settings
+    /// but keep the session". Observed and saved as ``remove(_:)-(UserDefaultTypedKey<Value>)`` is.
+    ///
+    /// ```swift
+    /// Defaults.removeAll(except: .sessionToken, .userID)
+    /// ```
+    public func removeAll<each Value>(except keys: repeat UserDefaultTypedKey<each Value>) {
+        var kept: Set<String> = []
+        for key in repeat each keys {
+            kept.insert(storedName(key))
+        }
+        removeAll(keeping: kept)
+    }
+
+    private func removeAll(keeping kept: Set<String>) {
+        for name in storedObjects().keys where name.hasPrefix(keyPrefix) && !kept.contains(name) {
             write(nil, forStoredName: name)
         }
     }

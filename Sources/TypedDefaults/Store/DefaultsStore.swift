@@ -240,6 +240,8 @@ public final class DefaultsStore: Sendable {
     }
 }
 
-/// The store over `UserDefaults.standard`: `Defaults[.launchCount] += 1`.
+/// The app's store: `Defaults[.launchCount] += 1`. The store over `UserDefaults.standard`, unless the
+/// app chose another at launch with ``DefaultsStore/bootstrap(_:)``; every `@UserDefault` without
+/// `store:` uses it too.
 // swift-format-ignore: AlwaysUseLowerCamelCase
-public let Defaults = DefaultsStore.standard
+public var Defaults: DefaultsStore { AppStore.resolved }

@@ -53,7 +53,8 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     private let bindings = Locked(BindingTable<BoundName>())
     /// A bound name: the key object that bound it first, and the name as Swift's Observation sees it.
     private struct BoundName {
-        let firstKeyObject: ObjectIdentifier
+        /// Held, not only identified: a freed key's address may be given to the next key object made.
+        let firstKey: AnyObject
         let tracked: any TrackedName
     }
     /// Each name bound in this storage, as Swift's Observation sees it (shared by the value types a name
@@ -149,16 +150,15 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     /// type in this storage. Later calls cost one lookup: a key made anew on each access (a computed
     /// `static var`) is bound as a `static let` key is.
     ///
-    /// Another key object with the same name and type (a computed key, or a second `static let` key that
-    /// may give the name another default) is checked against the first in debug builds, on every access,
-    /// so that a developer sees the conflict; release builds keep the one lookup and leave that check to
-    /// ``DefaultsStore/register(_:)`` and ``UserDefaultTypedKeys/conflicts(among:)``.
+    /// Another key object with the same name and type (a computed key, made anew on each access, or a
+    /// second declaration) is compared with the name's record by its default (see
+    /// `checkAnotherKeyObject`): a default that changed is registered again, a second declaration that
+    /// disagrees is reported.
     @discardableResult
     func bind<Value>(_ key: UserDefaultTypedKey<Value>, as storedName: String) -> any TrackedName {
         // The stored name is the key's name after a prefix: of equal length only when there is none.
         let nameHash = storedName.utf8.count == key.name.utf8.count ? key.nameHash : storedName.hashValue
         let valueType = ObjectIdentifier(Value.self)
-        let keyObject = ObjectIdentifier(key)
         guard let bound = bindings.withLock({ $0.entry(for: storedName, nameHash: nameHash, valueType: valueType) })
         else {
             recordUses(CollectionOfOne((storedName, key)))
@@ -179,15 +179,42 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
                     return bound.tracked
                 }
                 bindings.insert(
-                    BoundName(firstKeyObject: keyObject, tracked: tracked), for: storedName, nameHash: nameHash,
+                    BoundName(firstKey: key, tracked: tracked), for: storedName, nameHash: nameHash,
                     valueType: valueType)
                 return tracked
             }
         }
-        #if DEBUG
-            if bound.firstKeyObject != keyObject { recordUses(CollectionOfOne((storedName, key))) }
-        #endif
+        if bound.firstKey !== key { checkAnotherKeyObject(key, as: storedName) }
         return bound.tracked
+    }
+
+    /// A key object for a bound name other than the one that bound it. Same default as the name's
+    /// record: nothing to do (the common case, kept to one comparison). Another default from the same
+    /// declaration (a computed `static var` whose default changes while the app runs): registered in
+    /// place of the old one, so that a read returns the default of the key it was given. Another
+    /// declaration that disagrees: a conflict, reported.
+    private func checkAnotherKeyObject(_ key: some AnyTypedKey, as storedName: String) {
+        let conflict = keyRecords.withLock { records -> (any AnyTypedKey)? in
+            guard let first = records[storedName] else {
+                records[storedName] = key
+                return nil
+            }
+            if first.hasComputedDefault == key.hasComputedDefault,
+                quickPropertyListsEqual(first.defaultObject, key.defaultObject)
+            {
+                return nil
+            }
+            if first.declaration == key.declaration, first.valueType == key.valueType {
+                records[storedName] = key
+                // Under the lock, so that the record and the registration agree.
+                if let defaultObject = key.defaultObject { storage.register(defaults: [storedName: defaultObject]) }
+                return nil
+            }
+            return first.conflicts(with: key) ? first : nil
+        }
+        if let conflict {
+            ConflictReporting.report(name: storedName, first: conflict.description, second: key.description)
+        }
     }
 
     /// `name` as Swift's Observation sees it, or nil when nothing in this storage ever bound it (then

@@ -31,7 +31,7 @@ extension DefaultsStore {
         *, unavailable,
         message: "the values must have the key's type: the updates of a UserDefaultTypedKey<T> are of type T"
     )
-    public func updates<Value, Other>(_ key: UserDefaultTypedKey<Value>) -> AsyncStream<Other> {
+    public func updates<Value, Other>(_ key: UserDefaultTypedKey<Value>, initial: Bool = true) -> AsyncStream<Other> {
         fatalError("unavailable")
     }
 
@@ -55,7 +55,7 @@ extension UserDefault {
         message:
             "the default lives in the key: UserDefaultTypedKey<T>(\"name\", defaultValue: value), and the property has no '= value'"
     )
-    public init(wrappedValue: Value, _ key: UserDefaultTypedKey<Value>, store: DefaultsStore = .standard) {
+    public init(wrappedValue: Value, _ key: UserDefaultTypedKey<Value>, store: DefaultsStore = Defaults) {
         fatalError("unavailable")
     }
 
@@ -64,7 +64,7 @@ extension UserDefault {
         *, unavailable,
         message: "the property must have the key's type: a UserDefaultTypedKey<T> backs a property of type T"
     )
-    public init<Other>(_ key: UserDefaultTypedKey<Other>, store: DefaultsStore = .standard) {
+    public init<Other>(_ key: UserDefaultTypedKey<Other>, store: DefaultsStore = Defaults) {
         fatalError("unavailable")
     }
 }

@@ -18,7 +18,7 @@ public struct UserDefault<Value: UserDefaultConvertible>: Sendable {
     public let store: DefaultsStore
 
     /// A property over `key` in `store`. The default value is the key's: there is no second one.
-    public init(_ key: UserDefaultTypedKey<Value>, store: DefaultsStore = .standard) {
+    public init(_ key: UserDefaultTypedKey<Value>, store: DefaultsStore = Defaults) {
         self.key = key
         self.store = store
     }
@@ -34,6 +34,9 @@ public struct UserDefault<Value: UserDefaultConvertible>: Sendable {
 
     /// The current value, then each change: `store.updates(key)`.
     public var updates: AsyncStream<Value> { store.updates(key) }
+
+    /// With `initial: false`, only the values after changes: `store.updates(key, initial: false)`.
+    public func updates(initial: Bool) -> AsyncStream<Value> { store.updates(key, initial: initial) }
 
     /// Calls `onChange` on each change (and once at once with `initial`): `store.observe(key, onChange)`.
     public func observe(

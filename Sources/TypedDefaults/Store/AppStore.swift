@@ -1,0 +1,72 @@
+import Foundation
+
+extension DefaultsStore {
+    /// Chooses, once, at launch, the store ``Defaults`` and every `@UserDefault` without `store:` use,
+    /// in every module: an app group's suite shared with a widget or an extension, say.
+    ///
+    /// ```swift
+    /// @main
+    /// struct MyApp: App {
+    ///     init() {
+    ///         DefaultsStore.bootstrap(DefaultsStore(suiteName: "group.com.example.app")!)
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// Call it before the first use of ``Defaults`` or of such a wrapper, as swift-log's
+    /// `LoggingSystem.bootstrap` is: that first use fixes the store for the rest of the process. A call
+    /// after it, or a second call, is a mistake: in debug builds it stops the program with a message
+    /// saying so; in release builds it is ignored (``Defaults`` keeps the store it had, so values never
+    /// split between two suites within one run) and a warning is written to standard error, once.
+    /// Thread-safe. A store passed with `store:`, or used directly, is never affected.
+    public static func bootstrap(_ store: DefaultsStore) {
+        let mistake = AppStore.choose(store)
+        guard let mistake else { return }
+        #if DEBUG
+            assertionFailure("TypedDefaults: \(mistake)")
+        #else
+            AppStore.warnOnce("TypedDefaults warning: \(mistake)")
+        #endif
+    }
+}
+
+/// The store ``Defaults`` stands for: chosen by `bootstrap`, fixed at its first use.
+enum AppStore {
+    private struct State {
+        var chosen: DefaultsStore?
+        var used = false
+        var warned = false
+    }
+    private static let state = Locked(State())
+
+    /// Fixed at the first use, once (Swift runs a `static let`'s initializer exactly once, thread-safely):
+    /// later uses cost no lock.
+    static let resolved: DefaultsStore = state.withLock { state in
+        state.used = true
+        return state.chosen ?? .standard
+    }
+
+    /// Takes `store` as the app's store, or says why not.
+    static func choose(_ store: DefaultsStore) -> String? {
+        state.withLock { state in
+            if state.used {
+                return
+                    "DefaultsStore.bootstrap(_:) was called after Defaults or a @UserDefault without store: was first used; call it at launch, before any use. Defaults stays on the store it had."
+            }
+            if state.chosen != nil {
+                return "DefaultsStore.bootstrap(_:) was called twice; the first call's store stays."
+            }
+            state.chosen = store
+            return nil
+        }
+    }
+
+    static func warnOnce(_ message: String) {
+        let first = state.withLock { state in
+            defer { state.warned = true }
+            return !state.warned
+        }
+        guard first else { return }
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+    }
+}

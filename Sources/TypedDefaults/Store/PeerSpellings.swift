@@ -1,0 +1,76 @@
+// The names a user moving from sindresorhus/Defaults or SwiftyUserDefaults types out of habit, each
+// unavailable with the spelling here in its message: the compiler answers instead of "no member".
+// Correct code never picks them.
+
+extension UserDefaultTypedKey {
+    /// Unavailable: sindresorhus/Defaults' `default:` label.
+    @available(
+        *, unavailable,
+        message:
+            "TypedDefaults names the default 'defaultValue:': UserDefaultTypedKey<T>(\"name\", defaultValue: value); a default computed at each read is 'default: { ... }'"
+    )
+    public convenience init(_ name: String = #function, default: Value) {
+        fatalError("unavailable")
+    }
+}
+
+extension DefaultsStore {
+    /// Unavailable: sindresorhus/Defaults' `reset(_:)`.
+    @available(
+        *, unavailable, renamed: "remove",
+        message: "TypedDefaults calls it remove: Defaults.remove(.a, .b) gives the keys their defaults again"
+    )
+    public func reset<each Value>(_ keys: repeat UserDefaultTypedKey<each Value>) {
+        fatalError("unavailable")
+    }
+
+    /// Unavailable: sindresorhus/Defaults' `observe(_:options:_:)`.
+    @available(
+        *, unavailable,
+        message:
+            "TypedDefaults says observe(.key, initial: true) { change in ... }; without 'initial: true' it does not call at once"
+    )
+    public func observe<Value>(
+        _ key: UserDefaultTypedKey<Value>, options: ObservationOptions,
+        _ onChange: @escaping @Sendable (DefaultsChange<Value>) -> Void
+    ) -> ObservationToken {
+        fatalError("unavailable")
+    }
+}
+
+/// Unavailable: sindresorhus/Defaults' observation options; TypedDefaults has `initial:`.
+@available(*, unavailable, message: "TypedDefaults has observe(.key, initial: true) instead of options")
+public struct ObservationOptions: OptionSet, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    public static let initial = ObservationOptions(rawValue: 1)
+    public static let prior = ObservationOptions(rawValue: 2)
+}
+
+/// Unavailable: SwiftyUserDefaults' observation token.
+@available(*, unavailable, renamed: "ObservationToken", message: "TypedDefaults' observe returns an ObservationToken")
+public typealias DefaultsDisposable = ObservationToken
+
+extension ObservationToken {
+    /// Unavailable: sindresorhus/Defaults' `invalidate()`.
+    @available(*, unavailable, renamed: "cancel()", message: "TypedDefaults calls it cancel()")
+    public func invalidate() {
+        fatalError("unavailable")
+    }
+
+    /// Unavailable: SwiftyUserDefaults' `dispose()`.
+    @available(*, unavailable, renamed: "cancel()", message: "TypedDefaults calls it cancel()")
+    public func dispose() {
+        fatalError("unavailable")
+    }
+
+    /// Unavailable: sindresorhus/Defaults' `tieToLifetime(of:)`.
+    @available(
+        *, unavailable,
+        message:
+            "keep the token in a stored property of that object instead: releasing the token (with the object) ends the observation"
+    )
+    public func tieToLifetime(of object: AnyObject) -> Self {
+        fatalError("unavailable")
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import Testing
+import TypedDefaults
+
+// What an app moving over from sindresorhus/Defaults, SwiftyUserDefaults or Foil relies on: defaults
+// that change while the app runs, one store for the whole app, the peers' observation habits, and a
+// typed reset.
+
+/// A default that changes while the app runs, from any thread: a remote configuration's value.
+private final class RemoteConfiguration: @unchecked Sendable {
+    // @unchecked: `limit` is guarded by `lock`.
+    private let lock = NSLock()
+    private var current: Int
+
+    init(limit: Int) { current = limit }
+
+    var limit: Int {
+        get { lock.withLock { current } }
+        set { lock.withLock { current = newValue } }
+    }
+}
+
+@Suite("Defaults that change while the app runs")
+struct ChangingDefaultTests {
+    /// A computed key (one declaration, a key object made on each access) whose default comes from a
+    /// remote configuration: no conflict, and each read gives the default of the key it was given,
+    /// before and after a value is stored and removed.
+    @Test func aComputedKeyReadsTheDefaultOfTheKeyItWasGiven() throws {
+        try withSuite { suite, store in
+            let configuration = RemoteConfiguration(limit: 10)
+            let name = "remoteLimit." + suite
+            var limit: UserDefaultTypedKey<Int> { UserDefaultTypedKey(name, defaultValue: configuration.limit) }
+            #expect(store[limit] == 10)
+            configuration.limit = 20
+            #expect(store[limit] == 20)
+            store[limit] = 5
+            configuration.limit = 30
+            #expect(store[limit] == 5)
+            store.remove(limit)
+            #expect(store[limit] == 30)
+            #expect(UserDefaults(suiteName: suite)?.object(forKey: name) as? Int == 30)
+            #expect(UserDefaultTypedKeys.conflicts(among: [limit, limit]).isEmpty)
+        }
+    }
+
+    /// The computed shape Getting Started shows, with `Date.now`: every access makes another default.
+    @Test func aComputedKeyWithADateOfNowIsNotAConflict() throws {
+        try withSuite { suite, store in
+            var lastReview: UserDefaultTypedKey<Date> { .init("lastReview." + suite, defaultValue: Date.now) }
+            let first = lastReview
+            let second = lastReview
+            #expect(first.defaultValue != second.defaultValue)
+            #expect(store[first] == first.defaultValue)
+            #expect(store[second] == second.defaultValue)
+        }
+    }
+
+    /// A default computed at each read: never registered, so the plain API sees nothing until a value is
+    /// stored, and `hasKey` is false.
+    @Test func aDefaultClosureIsCalledAtEachReadAndNeverRegistered() throws {
+        try withSuite { suite, store in
+            let configuration = RemoteConfiguration(limit: 1)
+            let key = UserDefaultTypedKey<Int>("closureLimit." + suite, default: { configuration.limit })
+            #expect(key.hasComputedDefault)
+            #expect(store[key] == 1)
+            configuration.limit = 2
+            #expect(store[key] == 2)
+            #expect(!store.hasKey(key))
+            #expect(UserDefaults(suiteName: suite)?.object(forKey: key.name) == nil)
+            store[key] = 7
+            configuration.limit = 3
+            #expect(store[key] == 7 && store.hasKey(key))
+            store.remove(key)
+            #expect(store[key] == 3)
+        }
+    }
+
+    /// Two declarations of one name with different defaults are still a conflict, and the report prints
+    /// dates to the fraction of a second: two dates a quarter of a second apart read differently.
+    @Test func twoDeclarationsWithDifferentDatesAreAConflictThatPrintsThemExactly() {
+        let now = Date(timeIntervalSinceReferenceDate: 800_000_000)
+        let first = UserDefaultTypedKey<Date>("reviewed", defaultValue: now)
+        let second = UserDefaultTypedKey<Date>("reviewed", defaultValue: now.addingTimeInterval(0.25))
+        let conflicts = UserDefaultTypedKeys.conflicts(among: [first, second])
+        #expect(conflicts.count == 1)
+        #expect(conflicts.first?.first.contains("800000000.0") == true, "\(conflicts)")
+        #expect(conflicts.first?.second.contains("800000000.25") == true, "\(conflicts)")
+        #expect(conflicts.first?.second.contains("MigrationTests.swift") == true, "\(conflicts)")
+        let closure = UserDefaultTypedKey<Date>("reviewed", default: { now })
+        #expect(UserDefaultTypedKeys.conflicts(among: [first, closure]).count == 1)
+    }
+
+    /// In a process of its own (a release-built probe in `.ci/run`'s release step, a debug one here):
+    /// a key from one declaration with three defaults, and a default closure, read with no trap.
+    @Test func aProcessReadsChangingDefaultsWithoutStopping() throws {
+        let result = try ProbeProcess.run(["changing-default", uniqueSuiteName()])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.lines == ["10 20 1 2 30"])
+    }
+}
+
+@Suite("One store for the whole app, chosen at launch")
+struct BootstrapTests {
+    /// The app chooses its suite once; a wrapper and a subscript in another module use it, and the
+    /// standard suite is never written.
+    @Test func aWrapperAndASubscriptInAnotherModuleUseTheStoreChosenAtLaunch() throws {
+        let suite = uniqueSuiteName()
+        defer { DefaultsStore.removeSuite(named: suite) }
+        let result = try ProbeProcess.run(["bootstrap", suite])
+        #expect(result.lines == ["count=2"], "\(result.standardError)")
+        let file = testConfigHome.appendingPathComponent(suite + ".plist")
+        #expect(propertyList(at: file)?["bootstrapCount"] as? Int == 2)
+        let standard = testConfigHome.appendingPathComponent("typed-defaults-probe.plist")
+        #expect(propertyList(at: standard)?["bootstrapCount"] == nil)
+    }
+
+    /// A bootstrap after `Defaults` was used, or a second one, stops a debug build with a message that
+    /// says what happened.
+    @Test(arguments: [("late", "after Defaults"), ("twice", "called twice")])
+    func aLateOrSecondBootstrapIsAClearErrorInDebugBuilds(mode: String, message: String) throws {
+        let suite = uniqueSuiteName()
+        defer { DefaultsStore.removeSuite(named: suite) }
+        let result = try ProbeProcess.run(["bootstrap", suite, mode])
+        #if DEBUG
+            #expect(result.reason == .uncaughtSignal, "\(result.standardOutput)")
+            #expect(result.standardError.contains(message), "\(result.standardError)")
+        #endif
+    }
+}
+
+@Suite("The peers' observation habits")
+struct PeerHabitTests {
+    /// `updates(_:initial: false)`: only values after changes, none lost between the call and the loop.
+    @Test(.timeLimit(.minutes(1))) func updatesWithoutTheInitialValueGivesOnlyChanges() async {
+        await withStore(.userDefaultsSuite) { store in
+            store[.launchCount] = 1
+            var iterator = store.updates(.launchCount, initial: false).makeAsyncIterator()
+            store[.launchCount] = 2
+            store[.launchCount] = 3
+            #expect(await iterator.next() == 2)
+            #expect(await iterator.next() == 3)
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1))) func updatesOfSeveralKeysWithoutTheInitialElementYieldsOnceAChange() async {
+        await withStore(.userDefaultsSuite) { store in
+            var iterator = store.updates(.launchCount, .theme, initial: false).makeAsyncIterator()
+            store[.theme] = .dark
+            #expect(await iterator.next() != nil)
+            #expect(store[.theme] == .dark)
+        }
+    }
+}
+
+@Suite("A typed reset")
+struct TypedResetTests {
+    /// "Reset the settings but keep the session": every value but the kept keys' is removed, observers
+    /// hear it, and a new process reads the result from the file.
+    @Test func removeAllExceptKeepsTheGivenKeysAndIsObservedAndSaved() throws {
+        try withSuite { suite, store in
+            let session = UserDefaultTypedKey<String?>("session")
+            store[session] = "token"
+            store[.launchCount] = 4
+            store[.theme] = .dark
+            UserDefaults(suiteName: suite)?.set("plain", forKey: "plainName")
+            let heard = Recorder<Theme>()
+            let token = store.observe(.theme) { heard.append($0.newValue) }
+            defer { token.cancel() }
+            store.removeAll(except: session)
+            #expect(store[session] == "token")
+            #expect(store[.launchCount] == 0 && store[.theme] == .system)
+            #expect(UserDefaults(suiteName: suite)?.object(forKey: "plainName") == nil)
+            #expect(heard.all == [.system])
+            try store.flush()
+            let read = try ProbeProcess.run(["plain-read", suite, "session", "launchCount", "theme"])
+            #expect(read.lines == ["token", "nil", "nil"])
+        }
+    }
+}
