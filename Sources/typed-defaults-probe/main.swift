@@ -28,6 +28,7 @@
 //                                                       "bootstrapCount" through a wrapper and through
 //                                                       Defaults in another module, save, print the count
 //                                                       (late: Defaults used first; twice: bootstrap twice)
+//   typed-defaults-probe swatches SUITE                 print the archived swatches: one, the array, the dictionary
 //   typed-defaults-probe changing-default SUITE         read keys whose default changes (a computed key
 //                                                       from one declaration, a default closure), print them
 //   typed-defaults-probe watch SUITE                    read and observe "count"; print "ready", then for each
@@ -185,6 +186,12 @@ case "bootstrap":
     countThroughDefaults()
     try! Defaults.flush()
     print("count=\(Defaults[.bootstrapCount])")
+    exit(0)
+case "swatches":
+    let store = DefaultsStore(suiteName: arguments[1])!
+    print(store[.swatch].map { "\($0)" } ?? "nil")
+    print(store[.swatches].map { "\($0)" }.joined(separator: " "))
+    print(store[.swatchesByName].sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))
     exit(0)
 case "changing-default":
     let store = DefaultsStore(suiteName: arguments[1])!

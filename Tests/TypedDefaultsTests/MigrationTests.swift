@@ -1,4 +1,5 @@
 import Foundation
+import ProbeSettings
 import Testing
 import TypedDefaults
 
@@ -30,6 +31,11 @@ struct ChangingDefaultTests {
             let configuration = RemoteConfiguration(limit: 10)
             let name = "remoteLimit." + suite
             var limit: UserDefaultTypedKey<Int> { UserDefaultTypedKey(name, defaultValue: configuration.limit) }
+            #expect(store[limit] == 10)
+            configuration.limit = 20
+            #expect(store[limit] == 20)
+            // Back to the first key's default: read as given, not as last registered.
+            configuration.limit = 10
             #expect(store[limit] == 10)
             configuration.limit = 20
             #expect(store[limit] == 20)
@@ -95,7 +101,8 @@ struct ChangingDefaultTests {
     @Test func aProcessReadsChangingDefaultsWithoutStopping() throws {
         let result = try ProbeProcess.run(["changing-default", uniqueSuiteName()])
         #expect(result.status == 0, "\(result.standardError)")
-        #expect(result.lines == ["10 20 1 2 30"])
+        // The closure counts up: called once when the key is made (1), then at each read (2, 3).
+        #expect(result.lines == ["10 20 2 3 30"])
     }
 }
 
@@ -174,6 +181,71 @@ struct TypedResetTests {
             try store.flush()
             let read = try ProbeProcess.run(["plain-read", suite, "session", "launchCount", "theme"])
             #expect(read.lines == ["token", "nil", "nil"])
+        }
+    }
+}
+
+@Suite("NSSecureCoding objects, stored as keyed archives")
+struct ArchivedObjectTests {
+    static let red = Swatch(name: "red", level: 1)
+    static let blue = Swatch(name: "blue", level: 2)
+
+    /// One object, an array and a dictionary of them, written here and read in another process.
+    @Test func archivedObjectsReadBackInAnotherProcess() throws {
+        try withSuite { suite, store in
+            store[.swatch] = Self.red
+            store[.swatches] = [Self.red, Self.blue]
+            store[.swatchesByName] = ["b": Self.blue]
+            #expect(store[.swatch] == Self.red)
+            #expect(UserDefaults(suiteName: suite)?.object(forKey: "swatch") is Data)
+            try store.flush()
+            let read = try ProbeProcess.run(["swatches", suite])
+            #expect(read.lines == ["red:1", "red:1 blue:2", "b=blue:2"], "\(read.standardError)")
+        }
+    }
+
+    /// The peers' forms: sindresorhus/Defaults archives each object (with secure coding; an array holds
+    /// one archive per element); SwiftyUserDefaults archives the whole value, an array included, without
+    /// secure coding.
+    @Test func thePeersArchivesRead() throws {
+        try withSuite { suite, store in
+            let plain = try #require(UserDefaults(suiteName: suite))
+            let one = try NSKeyedArchiver.archivedData(withRootObject: Self.blue, requiringSecureCoding: true)
+            let each = try [Self.red, Self.blue].map {
+                try NSKeyedArchiver.archivedData(withRootObject: $0, requiringSecureCoding: true)
+            }
+            let whole = try NSKeyedArchiver.archivedData(
+                withRootObject: [Self.red, Self.blue], requiringSecureCoding: false)
+            plain.set(one, forKey: "swatch")
+            plain.set(each, forKey: "swatches")
+            #expect(store[.swatch] == Self.blue)
+            #expect(store[.swatches] == [Self.red, Self.blue])
+            plain.set(whole, forKey: "swatches")
+            #expect(store[.swatches] == [Self.red, Self.blue])
+        }
+    }
+
+    /// An archive of another class, a truncated or flipped one, plain bytes: the key's default, and the
+    /// process goes on (swift-corelibs-foundation's unarchiver would stop it on a foreign class).
+    @Test func aForeignOrCorruptArchiveReadsAsTheDefault() throws {
+        try withSuite { suite, store in
+            let plain = try #require(UserDefaults(suiteName: suite))
+            let good = try NSKeyedArchiver.archivedData(withRootObject: Self.red, requiringSecureCoding: true)
+            let foreign = try NSKeyedArchiver.archivedData(
+                withRootObject: ["not", "a", "swatch"] as NSArray, requiringSecureCoding: true)
+            let foreignArray = try NSKeyedArchiver.archivedData(
+                withRootObject: ["a", "b"], requiringSecureCoding: false)
+            var flipped = [UInt8](good)
+            for index in stride(from: 8, to: flipped.count - 32, by: 7) { flipped[index] ^= 0x5A }
+            let bad: [Data] = [foreign, good.dropLast(20), Data(flipped), Data("bplist00garbage".utf8), Data()]
+            for data in bad {
+                plain.set(data, forKey: "swatch")
+                #expect(store[.swatch] == nil)
+            }
+            plain.set(foreignArray, forKey: "swatches")
+            #expect(store[.swatches] == [])
+            plain.set([foreign, good], forKey: "swatches")
+            #expect(store[.swatches] == [])
         }
     }
 }

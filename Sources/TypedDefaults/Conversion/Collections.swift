@@ -10,6 +10,7 @@ func convertedElements<Element: UserDefaultConvertible>(_ object: Any) -> [Eleme
     // cast fails at the first element of another type, and the conversion below handles those.
     if let values = object as? [Element] { return values }
     if let values = decodedJSONData(object, as: [Element].self) { return values }
+    if let values: [Element] = unarchivedArray(object) { return values }
     guard let elements = object as? [Any] ?? parsingPropertyListText(object) as? [Any] else { return nil }
     var values: [Element] = []
     values.reserveCapacity(elements.count)

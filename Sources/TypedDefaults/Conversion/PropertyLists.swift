@@ -95,6 +95,7 @@ func parsingPropertyListText(_ object: Any) -> Any {
 /// `propertyListsEqual`, with the defaults keys mostly have (an integer, a Boolean, a string) compared
 /// at once: a computed key compares its default with the name's record on every access.
 func quickPropertyListsEqual(_ first: Any?, _ second: Any?) -> Bool {
+    guard let first, let second else { return first == nil && second == nil }
     if let first = first as? Int, let second = second as? Int { return first == second }
     return propertyListsEqual(first, second)
 }

@@ -43,27 +43,20 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
     /// Where the key is declared: two key objects from one declaration (a computed `static var`) may
     /// give different defaults without being a conflict.
     let declaration: KeyDeclaration
-    @usableFromInline let defaultSource: DefaultSource
-
-    @usableFromInline enum DefaultSource: Sendable {
-        case value(Value)
-        case computed(@Sendable () -> Value)
-    }
+    /// The default given, or for a key with a default closure, what it returned when the key was made.
+    @usableFromInline let givenDefault: Value
+    /// The closure of a key whose default is computed at each read.
+    @usableFromInline let makeDefault: (@Sendable () -> Value)?
 
     /// The value a read returns when nothing readable is stored: the key's default, or, for a key made
     /// with ``init(_:default:fileID:line:column:)``, what its closure returns now.
     @inlinable public var defaultValue: Value {
-        switch defaultSource {
-        case .value(let value): return value
-        case .computed(let makeDefault): return makeDefault()
-        }
+        if let makeDefault { return makeDefault() }
+        return givenDefault
     }
 
     /// Whether the default is computed at each read (``init(_:default:fileID:line:column:)``).
-    public var hasComputedDefault: Bool {
-        if case .computed = defaultSource { return true }
-        return false
-    }
+    public var hasComputedDefault: Bool { makeDefault != nil }
 
     /// Creates a key with a name and a default.
     ///
@@ -82,7 +75,8 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
     ) {
         self.name = name
         self.nameHash = name.hashValue
-        self.defaultSource = .value(defaultValue)
+        self.givenDefault = defaultValue
+        self.makeDefault = nil
         self.defaultObject = defaultValue.userDefaultsObject
         self.declaration = KeyDeclaration(fileID: fileID, line: line, column: column)
         super.init()
@@ -109,7 +103,10 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
     ) {
         self.name = name
         self.nameHash = name.hashValue
-        self.defaultSource = .computed(makeDefault)
+        // Called once here too, so that a key always holds a value of its type (its description, a
+        // stored property of a non-optional type); reads call it again.
+        self.givenDefault = makeDefault()
+        self.makeDefault = makeDefault
         self.defaultObject = nil
         self.declaration = KeyDeclaration(fileID: fileID, line: line, column: column)
         super.init()
@@ -144,11 +141,10 @@ struct KeyDeclaration: Sendable, Equatable, CustomStringConvertible {
 extension UserDefaultTypedKey: CustomStringConvertible {
     /// The key's name, value type and default, as conflict reports print it.
     public var description: String {
-        switch defaultSource {
-        case .value(let value):
-            "UserDefaultTypedKey<\(Value.self)>(\"\(name)\", defaultValue: \(exactDescription(of: value))) at \(declaration)"
-        case .computed:
+        if hasComputedDefault {
             "UserDefaultTypedKey<\(Value.self)>(\"\(name)\", default: { ... }) at \(declaration)"
+        } else {
+            "UserDefaultTypedKey<\(Value.self)>(\"\(name)\", defaultValue: \(exactDescription(of: givenDefault))) at \(declaration)"
         }
     }
 }

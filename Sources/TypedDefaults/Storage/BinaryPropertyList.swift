@@ -9,6 +9,11 @@ import Foundation
 /// dictionary with string keys); for anything else, or a file it cannot vouch for, each function
 /// returns nil and the caller uses `PropertyListSerialization`, which stays the reference: Foundation
 /// reads what this writes exactly as it reads its own files (tested).
+/// A reference between the objects of a keyed archive: an index into its `$objects`.
+struct ArchiveUID {
+    let index: Int
+}
+
 enum BinaryPropertyList {
     /// The file for `dictionary`, or nil when a value is not a plain Swift property-list value (an
     /// `NSNumber`, a value type Foundation would refuse).
@@ -27,6 +32,14 @@ enum BinaryPropertyList {
     static func decode(_ bytes: [UInt8]) -> [ExactText: Any]? {
         guard var reader = Reader(bytes) else { return nil }
         return reader.domain()
+    }
+
+    /// The property list in `bytes` with a keyed archive's UIDs read as ``ArchiveUID``s, or nil when it
+    /// is not a binary property list of the kinds above, or is malformed in any way.
+    static func decodeArchive(_ bytes: [UInt8]) -> Any? {
+        guard var reader = Reader(bytes) else { return nil }
+        reader.readsUIDs = true
+        return reader.object(at: reader.top, depth: 0)
     }
 
     /// Whether `bytes` is a binary property list with a set among its objects: swift-corelibs-foundation
@@ -296,6 +309,9 @@ enum BinaryPropertyList {
         private let offsetSize: Int
         private let referenceSize: Int
         private let tableOffset: Int
+        /// Whether a UID (the references of a keyed archive) reads, as an `ArchiveUID`; a domain's file
+        /// never holds one.
+        var readsUIDs = false
         /// Objects left to build: a file whose collections share elements could otherwise make a
         /// small file build an enormous value.
         private var budget: Int
@@ -380,6 +396,9 @@ enum BinaryPropertyList {
                     array.append(element)
                 }
                 return array
+            case 0x8 where readsUIDs:
+                guard let index = Self.unsigned(bytes, at: offset + 1, size: low + 1) else { return nil }
+                return ArchiveUID(index: Int(index))
             case 0xD:
                 return dictionary(at: offset, depth: depth, key: { $0 })
             default:

@@ -53,9 +53,27 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     private let bindings = Locked(BindingTable<BoundName>())
     /// A bound name: the key object that bound it first, and the name as Swift's Observation sees it.
     private struct BoundName {
-        /// Held, not only identified: a freed key's address may be given to the next key object made.
-        let firstKey: AnyObject
+        let firstKeyObject: ObjectIdentifier
         let tracked: any TrackedName
+        let first: FirstKey
+    }
+    /// The key that bound a name, held (a freed key's address may be given to the next key object
+    /// made, which must not pass for it), with its default, which another key object of the name (a
+    /// computed key) is compared with without a lock of its own.
+    private final class FirstKey: @unchecked Sendable {
+        // @unchecked: `defaultChanged` is guarded by `bindings`' lock; the rest is immutable.
+        let key: AnyObject
+        let defaultObject: Any?
+        let hasComputedDefault: Bool
+        /// Set once another default of the name was registered: from then on every other key object
+        /// is compared with the name's record.
+        var defaultChanged = false
+
+        init(_ key: some AnyTypedKey & AnyObject) {
+            self.key = key
+            defaultObject = key.defaultObject
+            hasComputedDefault = key.hasComputedDefault
+        }
     }
     /// Each name bound in this storage, as Swift's Observation sees it (shared by the value types a name
     /// is used with).
@@ -159,8 +177,15 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
         // The stored name is the key's name after a prefix: of equal length only when there is none.
         let nameHash = storedName.utf8.count == key.name.utf8.count ? key.nameHash : storedName.hashValue
         let valueType = ObjectIdentifier(Value.self)
-        guard let bound = bindings.withLock({ $0.entry(for: storedName, nameHash: nameHash, valueType: valueType) })
-        else {
+        let keyObject = ObjectIdentifier(key)
+        let found = bindings.withLock { bindings -> (tracked: any TrackedName, other: FirstKey?, changed: Bool)? in
+            guard let bound = bindings.entry(for: storedName, nameHash: nameHash, valueType: valueType) else {
+                return nil
+            }
+            if bound.firstKeyObject == keyObject { return (bound.tracked, nil, false) }
+            return (bound.tracked, bound.first, bound.first.defaultChanged)
+        }
+        guard let found else {
             recordUses(CollectionOfOne((storedName, key)))
             // After the name's default is registered: Foundation's first read of a domain before
             // registrations made every later read of it slower.
@@ -179,13 +204,30 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
                     return bound.tracked
                 }
                 bindings.insert(
-                    BoundName(firstKey: key, tracked: tracked), for: storedName, nameHash: nameHash,
-                    valueType: valueType)
+                    BoundName(firstKeyObject: keyObject, tracked: tracked, first: FirstKey(key)), for: storedName,
+                    nameHash: nameHash, valueType: valueType)
                 return tracked
             }
         }
-        if bound.firstKey !== key { checkAnotherKeyObject(key, as: storedName) }
-        return bound.tracked
+        if let first = found.other, found.changed || !Self.sameDefault(first, key),
+            checkAnotherKeyObject(key, as: storedName)
+        {
+            bindings.withLock { _ in first.defaultChanged = true }
+        }
+        return found.tracked
+    }
+
+    /// Whether `key` gives its name the default `first` gave it: by the value type's `==` where it has
+    /// one (the common case costs that), else by property list. Two computed defaults are taken as one.
+    private static func sameDefault<Value>(_ first: FirstKey, _ key: UserDefaultTypedKey<Value>) -> Bool {
+        guard first.hasComputedDefault == key.hasComputedDefault else { return false }
+        if key.hasComputedDefault { return true }
+        if let typed = first.key as? UserDefaultTypedKey<Value>,
+            Value._isCertainlySameDefault(typed.givenDefault, key.givenDefault)
+        {
+            return true
+        }
+        return quickPropertyListsEqual(first.defaultObject, key.defaultObject)
     }
 
     /// A key object for a bound name other than the one that bound it. Same default as the name's
@@ -193,28 +235,30 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     /// declaration (a computed `static var` whose default changes while the app runs): registered in
     /// place of the old one, so that a read returns the default of the key it was given. Another
     /// declaration that disagrees: a conflict, reported.
-    private func checkAnotherKeyObject(_ key: some AnyTypedKey, as storedName: String) {
-        let conflict = keyRecords.withLock { records -> (any AnyTypedKey)? in
+    /// Returns whether another default was registered.
+    private func checkAnotherKeyObject(_ key: some AnyTypedKey, as storedName: String) -> Bool {
+        let (conflict, registered) = keyRecords.withLock { records -> ((any AnyTypedKey)?, Bool) in
             guard let first = records[storedName] else {
                 records[storedName] = key
-                return nil
+                return (nil, false)
             }
             if first.hasComputedDefault == key.hasComputedDefault,
                 quickPropertyListsEqual(first.defaultObject, key.defaultObject)
             {
-                return nil
+                return (nil, false)
             }
             if first.declaration == key.declaration, first.valueType == key.valueType {
                 records[storedName] = key
                 // Under the lock, so that the record and the registration agree.
                 if let defaultObject = key.defaultObject { storage.register(defaults: [storedName: defaultObject]) }
-                return nil
+                return (nil, true)
             }
-            return first.conflicts(with: key) ? first : nil
+            return (first.conflicts(with: key) ? first : nil, false)
         }
         if let conflict {
             ConflictReporting.report(name: storedName, first: conflict.description, second: key.description)
         }
+        return registered
     }
 
     /// `name` as Swift's Observation sees it, or nil when nothing in this storage ever bound it (then
