@@ -23,7 +23,8 @@ let package = Package(
         // Sets XDG_CONFIG_HOME to a folder of the test run's own before the first test, removed at exit.
         .target(name: "TestEnvironment", path: "Tests/TestEnvironment"),
         .testTarget(
-            name: "TypedDefaultsTests", dependencies: ["TypedDefaults", "typed-defaults-probe", "TestEnvironment", "ProbeSettings"]),
+            name: "TypedDefaultsTests",
+            dependencies: ["TypedDefaults", "typed-defaults-probe", "TestEnvironment", "ProbeSettings"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -69,6 +69,8 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
     ///   - fileID: Leave it out: with `line` and `column`, where the key is declared. Key objects
     ///     from one declaration (a computed `static var`, made anew on each access) may give different
     ///     defaults; two declarations of one name with different defaults are a conflict.
+    ///   - line: Leave it out: see `fileID`.
+    ///   - column: Leave it out: see `fileID`.
     public init(
         _ name: String = #function, defaultValue: Value, fileID: StaticString = #fileID, line: UInt = #line,
         column: UInt = #column

@@ -179,7 +179,9 @@ extension DefaultsStore {
     /// for await _ in Defaults.updates(.theme, .fontSize) { redraw() }
     /// ```
     ///
-    /// - Parameter initial: `false` leaves out the element at once: only changes are yielded.
+    /// - Parameters:
+    ///   - keys: The keys to observe.
+    ///   - initial: `false` leaves out the element at once: only changes are yielded.
     public func updates<each Value>(_ keys: repeat UserDefaultTypedKey<each Value>, initial: Bool = true)
         -> AsyncStream<Void>
     {
@@ -201,9 +203,11 @@ extension DefaultsStore {
     /// The sequence ends its observation when the loop ends or its task is cancelled. Changes that come
     /// faster than the loop consumes them are all delivered, in order.
     ///
-    /// - Parameter initial: `false` leaves out the current value: only the values after changes are
-    ///   yielded (sindresorhus/Defaults' `updates(_:initial: false)`), with no change lost between the
-    ///   call and the loop's start.
+    /// - Parameters:
+    ///   - key: The key to observe.
+    ///   - initial: `false` leaves out the current value: only the values after changes are yielded
+    ///     (sindresorhus/Defaults' `updates(_:initial: false)`), with no change lost between the call
+    ///     and the loop's start.
     public func updates<Value>(_ key: UserDefaultTypedKey<Value>, initial: Bool = true) -> AsyncStream<Value> {
         AsyncStream { continuation in
             // The first value is read after subscribing, in the storage's order of changes: a change

@@ -42,7 +42,7 @@ extension DefaultsStore {
     }
 
     /// Removes every value stored under this store's prefix but those of `keys`: "reset the settings
-    /// but keep the session". Observed and saved as ``remove(_:)-(UserDefaultTypedKey<Value>)`` is.
+    /// but keep the session". Observed and saved as ``remove(_:)-5ab4c`` is.
     ///
     /// ```swift
     /// Defaults.removeAll(except: .sessionToken, .userID)

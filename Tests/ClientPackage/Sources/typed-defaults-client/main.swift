@@ -49,8 +49,13 @@ extension UserDefaultTypedKeys {
     static var lastSearch: UserDefaultTypedKey<String?> { .init() }
 }
 
+// Issue 25: the app's store is chosen once, at launch, before the first use of `Defaults` (here the
+// standard suite itself, so that the checks below hold as written).
+DefaultsStore.bootstrap(.standard)
+
 let suiteName = "typed-defaults-client.\(ProcessInfo.processInfo.processIdentifier)"
 let group = DefaultsStore(suiteName: suiteName)!  // any suite (failable, like UserDefaults)
+check(Defaults === DefaultsStore.standard, "Defaults is the store chosen at launch")
 
 Defaults[.launchCount] += 1  // `Defaults`: the shared store over UserDefaults.standard
 let launchesNow = Defaults[.launchCount]
@@ -345,6 +350,44 @@ SharedSettings.shared.launchCount += 1
 check(SharedSettings.shared.launchCount >= 1, "a struct singleton writes through")
 check(AppSettings.shared.theme == Defaults[.theme], "a Sendable class reads through computed properties")
 Defaults.remove(.theme)
+
+// MARK: Issue 25: a real app moves over
+
+final class Bookmark: NSObject, NSSecureCoding, @unchecked Sendable {
+    static var supportsSecureCoding: Bool { true }
+    let title: String
+    init(title: String) { self.title = title }
+    required init?(coder: NSCoder) {
+        guard let title = coder.decodeObject(of: NSString.self, forKey: "title") else { return nil }
+        self.title = title as String
+    }
+    func encode(with coder: NSCoder) { coder.encode(title as NSString, forKey: "title") }
+}
+extension Bookmark: UserDefaultConvertible {}  // one declared line: stored as a keyed archive
+
+final class RemoteLimit: Sendable {
+    let value: Int
+    init(_ value: Int) { self.value = value }
+}
+let remote = RemoteLimit(25)
+let bookmarks = UserDefaultTypedKey<[Bookmark]>("bookmarks", defaultValue: [])
+let lastReview = UserDefaultTypedKey<Date>("lastReview", default: { Date.now })  // computed at each read
+let uploads = UserDefaultTypedKey<Int>("uploads", default: { remote.value })
+group[bookmarks] = [Bookmark(title: "Swift")]
+check(group[bookmarks].map(\.title) == ["Swift"], "an archived object reads back")
+check(group[lastReview].timeIntervalSinceNow > -60, "a default closure is called at the read")
+check(group[uploads] == 25 && !group.hasKey(uploads), "a computed default is not stored")
+func firstChange() async -> Int? {
+    var changes = group.updates(.launchCount, initial: false).makeAsyncIterator()
+    group[.launchCount] = 41
+    return await changes.next()
+}
+check(await firstChange() == 41, "updates(initial: false) gives changes only")
+let initialToken = group.observe(.theme, initial: true) { change in print("theme:", change.newValue) }
+initialToken.cancel()
+group[.theme] = .dark
+group.removeAll(except: bookmarks)
+check(group[.theme] == .system && group[bookmarks].count == 1, "removeAll(except:) keeps the given keys")
 
 // Leave the standard domain as it was found.
 for key in [UserDefaultTypedKeys.launchCount] { Defaults.remove(key) }
