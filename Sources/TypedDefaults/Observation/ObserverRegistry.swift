@@ -125,16 +125,31 @@ final class Observer: @unchecked Sendable {
 /// The observers of one storage, by stored name.
 final class ObserverRegistry: Sendable {
     private let observersByName = Locked<[String: [Observer]]>([:])
+    /// Told when a name gets its first observer (`true`) and loses its last (`false`), with no lock of
+    /// the registry held: the storage's context, which watches such names for external changes.
+    private let firstAndLast = Locked<(@Sendable (String, Bool) -> Void)?>(nil)
+
+    func onFirstAndLastObserver(_ body: @escaping @Sendable (String, Bool) -> Void) {
+        firstAndLast.withLock { $0 = body }
+    }
 
     func add(_ observer: Observer) {
-        observersByName.withLock { $0[observer.name, default: []].append(observer) }
+        let isFirst = observersByName.withLock { observers in
+            defer { observers[observer.name, default: []].append(observer) }
+            return observers[observer.name] == nil
+        }
+        if isFirst, let body = firstAndLast.withLock({ $0 }) { body(observer.name, true) }
     }
 
     func remove(_ observer: Observer) {
-        observersByName.withLock { observers in
+        let wasLast = observersByName.withLock { observers -> Bool in
+            guard observers[observer.name]?.contains(where: { $0 === observer }) == true else { return false }
             observers[observer.name]?.removeAll { $0 === observer }
-            if observers[observer.name]?.isEmpty == true { observers[observer.name] = nil }
+            guard observers[observer.name]?.isEmpty == true else { return false }
+            observers[observer.name] = nil
+            return true
         }
+        if wasLast, let body = firstAndLast.withLock({ $0 }) { body(observer.name, false) }
     }
 
     /// The observers of `name`, or an empty array: the cost of a write that nobody observes.

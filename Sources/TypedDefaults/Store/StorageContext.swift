@@ -46,6 +46,14 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     /// storage does not hold them): brought in when a key first uses the name, or the suite is listed.
     /// Guarded by `writeOrder`.
     private var deferred: [ExactText: Any] = [:]
+    /// The storage, when it reports changes made by other means than the library's writes.
+    private let externalStorage: (any ExternallyChangingStorage)?
+    /// Names watched for such changes (those with an observer), each with its watch and the object
+    /// observers last heard of. Guarded by `writeOrder`.
+    private var externalWatches: [String: (watch: any ExternalChangeWatch, last: Any?)] = [:]
+    /// The thread storing a value while a name is watched: a report from inside that `set` (key-value
+    /// observing reports every `set`, on the writing thread) is the write's own echo.
+    private let writingThread = Locked<ObjectIdentifier?>(nil)
 
     /// The names bound in this storage by a read or write through a key, so that a key's default is
     /// registered and checked once per name and type, not on every access; each with the key object that
@@ -87,6 +95,7 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     private init(storage: any KeyValueStorage, domain: DefaultsDomain?) {
         self.storage = storage
         self.domain = domain
+        externalStorage = storage as? any ExternallyChangingStorage
         keyRecords = storage is UserDefaults ? Self.userDefaultsKeyRecords : Locked([:])
         if let defaults = storage as? UserDefaults, let domain {
             saver = Platform.makeSaver(domain: domain, defaults: defaults)
@@ -94,6 +103,9 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
             saver = nil
         }
         saver?.attach(to: self)
+        if externalStorage != nil {
+            observers.onFirstAndLastObserver { [weak self] name, _ in self?.watchExternalChanges(of: name) }
+        }
     }
 
     deinit {
@@ -415,11 +427,60 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     }
 
     private func store(_ object: Any?, forName name: String) {
+        let watched = !externalWatches.isEmpty
+        if watched { writingThread.withLock { $0 = ObjectIdentifier(Thread.current) } }
         if let object {
             storage.set(object, forKey: name)
         } else {
             storage.removeObject(forKey: name)
         }
+        if watched {
+            writingThread.withLock { $0 = nil }
+            if externalWatches[name] != nil { externalWatches[name]?.last = storage.object(forKey: name) }
+        }
+    }
+
+    // MARK: Changes made by other means (ExternallyChangingStorage)
+
+    /// Watches `name` while it has observers, and stops when it has none. Called when a name gets its
+    /// first observer or loses its last, in any order: it looks at the registry each time.
+    private func watchExternalChanges(of name: String) {
+        guard let externalStorage else { return }
+        let observed = !observers.observers(of: name).isEmpty
+        // The storage's own locks (key-value observing's) are never taken under `writeOrder`: a report
+        // on another thread may be waiting for `writeOrder` while holding them.
+        var started: (any ExternalChangeWatch)?
+        if observed, writeOrder.withLock({ externalWatches[name] == nil }) {
+            started = externalStorage.watchChanges(ofKey: name) { [weak self] in self?.externalChange(of: name) }
+        }
+        let unused = writeOrder.withLock { () -> [any ExternalChangeWatch] in
+            let stillObserved = !observers.observers(of: name).isEmpty
+            if stillObserved, externalWatches[name] == nil, let started {
+                externalWatches[name] = (started, storage.object(forKey: name))
+                return []
+            }
+            var unused = started.map { [$0] } ?? []
+            if !stillObserved, let entry = externalWatches.removeValue(forKey: name) { unused.append(entry.watch) }
+            return unused
+        }
+        for watch in unused { watch.stop() }
+    }
+
+    /// A report that `name` may have changed by other means: read again, and heard as a change when it
+    /// differs from what observers last heard.
+    private func externalChange(of name: String) {
+        if writingThread.withLock({ $0 }) == ObjectIdentifier(Thread.current) { return }
+        let commit = writeOrder.withLock { () -> Commit? in
+            guard let entry = externalWatches[name] else { return nil }
+            let now = storage.object(forKey: name)
+            if sameStoredObject(now, entry.last) { return nil }
+            externalWatches[name]?.last = now
+            sequence &+= 1
+            return Commit(
+                tracked: trackedName(name), observers: observers.observers(of: name),
+                change: ObjectChange(oldObject: entry.last, newObject: now, sequence: sequence))
+        }
+        if let commit { announce(commit) }
     }
 
     /// Runs `body` so that no other `exclusively` over this storage runs meanwhile: in this process, and

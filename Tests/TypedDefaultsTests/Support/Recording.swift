@@ -36,4 +36,14 @@ final class Recorder<Element: Sendable>: Sendable {
         defer { lock.unlock() }
         return elements.count
     }
+
+    /// Polls until `count` have come, up to a deadline; whether they did.
+    func waitForCount(_ expected: Int, within seconds: TimeInterval = 10) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        while count < expected {
+            guard Date() < deadline else { return false }
+            usleep(1_000)
+        }
+        return true
+    }
 }

@@ -1,0 +1,22 @@
+/// A storage that can tell when one of its values changes by other means than the library's writes:
+/// another process, an app extension, the plain `UserDefaults` API, `defaults write`.
+///
+/// The library asks it to watch a name when the first observer of that name starts and stops it with
+/// the last, and reads the name again at each report: observers (callbacks, `updates`, Swift's
+/// Observation) then hear the change once, with the old and new value, through the same path as the
+/// library's own writes. Reports of the library's own writes (key-value observing reports every `set`,
+/// on the writing thread) and reports where nothing changed are not passed on.
+///
+/// On Apple platforms, `UserDefaults` conforms through key-value observing. Conform a backend of your
+/// own (a cloud store, a database) to have its observers hear changes made elsewhere.
+public protocol ExternallyChangingStorage: KeyValueStorage {
+    /// Starts calling `onChange` after each change of `key`'s value, from any thread (on the writing
+    /// thread, inside `set`, is allowed). Returns what stops it.
+    func watchChanges(ofKey key: String, _ onChange: @escaping @Sendable () -> Void) -> any ExternalChangeWatch
+}
+
+/// Stops the reports of one name's changes: ``ExternallyChangingStorage/watchChanges(ofKey:_:)``.
+public protocol ExternalChangeWatch: Sendable {
+    /// Stops the reports; none starts after it returns.
+    func stop()
+}

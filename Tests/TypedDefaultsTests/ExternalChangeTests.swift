@@ -1,0 +1,147 @@
+import Foundation
+import Observation
+import Testing
+import TypedDefaults
+
+/// A storage that reports every change of a watched name as key-value observing does on Apple
+/// platforms: synchronously, on the writing thread, inside `set`, the library's own writes included.
+/// `writeElsewhere` is another writer (an app extension, `defaults write`, the plain API).
+private final class FakeObservedStorage: ExternallyChangingStorage, @unchecked Sendable {
+    // @unchecked: all state is guarded by `lock`.
+    private let lock = NSLock()
+    private var values: [String: Any] = [:]
+    private var registered: [String: Any] = [:]
+    private var watches: [String: [UUID: @Sendable () -> Void]] = [:]
+    private var startCount = 0
+    private var stopCount = 0
+    var started: Int { lock.withLock { startCount } }
+    var stopped: Int { lock.withLock { stopCount } }
+
+    private struct Watch: ExternalChangeWatch {
+        let end: @Sendable () -> Void
+        func stop() { end() }
+    }
+
+    var watchedNames: Set<String> { lock.withLock { Set(watches.keys) } }
+
+    func object(forKey key: String) -> Any? { lock.withLock { values[key] ?? registered[key] } }
+    func set(_ object: Any?, forKey key: String) {
+        lock.withLock { values[key] = object }
+        report(key)
+    }
+    func removeObject(forKey key: String) {
+        lock.withLock { values[key] = nil }
+        report(key)
+    }
+    func register(defaults: [String: Any]) { lock.withLock { registered.merge(defaults) { $1 } } }
+    func storedValues() -> [String: Any]? { lock.withLock { values } }
+
+    func watchChanges(ofKey key: String, _ onChange: @escaping @Sendable () -> Void) -> any ExternalChangeWatch {
+        let id = UUID()
+        lock.withLock {
+            startCount += 1
+            watches[key, default: [:]][id] = onChange
+        }
+        return Watch { [self] in
+            lock.withLock {
+                stopCount += 1
+                watches[key]?[id] = nil
+                if watches[key]?.isEmpty == true { watches[key] = nil }
+            }
+        }
+    }
+
+    /// Another writer's change, reported on the calling thread.
+    func writeElsewhere(_ object: Any?, forKey key: String) {
+        set(object, forKey: key)
+    }
+
+    private func report(_ key: String) {
+        let callbacks = lock.withLock { watches[key].map { Array($0.values) } ?? [] }
+        for callback in callbacks { callback() }
+    }
+}
+
+@Suite("Changes made by other means reach observers through the shared pipeline")
+struct ExternalChangeTests {
+    @Test func anotherWritersChangeIsHeardOnceWithItsOldAndNewValue() throws {
+        let storage = FakeObservedStorage()
+        let store = DefaultsStore(storage: storage)
+        let heard = Recorder<String>()
+        let token = store.observe(.launchCount) { heard.append("\($0.oldValue)->\($0.newValue)") }
+        defer { token.cancel() }
+        storage.writeElsewhere(5, forKey: "launchCount")
+        storage.writeElsewhere(5, forKey: "launchCount")  // no change: not heard
+        let other = Thread { storage.writeElsewhere(6, forKey: "launchCount") }
+        other.start()
+        #expect(heard.waitForCount(2))
+        storage.writeElsewhere(nil, forKey: "launchCount")
+        #expect(heard.all == ["0->5", "5->6", "6->0"])
+        #expect(store[.launchCount] == 0)
+    }
+
+    @Test func theLibrarysOwnWritesAreNotHeardTwice() {
+        let storage = FakeObservedStorage()
+        let store = DefaultsStore(storage: storage)
+        let heard = Recorder<Int>()
+        let token = store.observe(.launchCount) { heard.append($0.newValue) }
+        defer { token.cancel() }
+        store[.launchCount] = 3
+        store.remove(.launchCount)
+        _ = try? store.modify(.launchCount) { $0 += 2 }
+        #expect(heard.all == [3, 0, 2])
+        store.withoutPropagation { store[.launchCount] = 9 }
+        storage.writeElsewhere(9, forKey: "launchCount")  // what observers last heard was skipped, not 9
+        #expect(heard.all == [3, 0, 2])
+    }
+
+    @Test func aNameIsWatchedFromItsFirstObserverToItsLast() {
+        let storage = FakeObservedStorage()
+        let store = DefaultsStore(storage: storage)
+        #expect(storage.watchedNames.isEmpty)
+        let first = store.observe(.launchCount) { _ in }
+        let second = store.updates(.launchCount, .theme)
+        #expect(storage.watchedNames == ["launchCount", "theme"])
+        #expect(storage.started == 2)
+        first.cancel()
+        #expect(storage.watchedNames == ["launchCount", "theme"])
+        _ = second
+    }
+
+    @Test func theLastObserverStopsTheWatch() {
+        let storage = FakeObservedStorage()
+        let store = DefaultsStore(storage: storage)
+        let first = store.observe(.launchCount) { _ in }
+        let second = store.observe(.launchCount) { _ in }
+        first.cancel()
+        #expect(storage.watchedNames == ["launchCount"])
+        second.cancel()
+        #expect(storage.watchedNames.isEmpty)
+        #expect(storage.started == 1 && storage.stopped == 1)
+        let heard = Recorder<Int>()
+        let third = store.observe(.launchCount) { heard.append($0.newValue) }
+        storage.writeElsewhere(4, forKey: "launchCount")
+        #expect(heard.all == [4])
+        third.cancel()
+    }
+
+    @Test(.timeLimit(.minutes(1))) func sequencesAndSwiftObservationHearIt() async {
+        let storage = FakeObservedStorage()
+        let store = DefaultsStore(storage: storage)
+        var values = store.updates(.theme).makeAsyncIterator()
+        #expect(await values.next() == .system)
+        storage.writeElsewhere("dark", forKey: "theme")
+        #expect(await values.next() == .dark)
+
+        let observed = Recorder<Bool>()
+        let token = store.observe(.launchCount) { _ in }  // watches the name
+        defer { token.cancel() }
+        withObservationTracking {
+            _ = store[.launchCount]
+        } onChange: {
+            observed.append(true)
+        }
+        storage.writeElsewhere(8, forKey: "launchCount")
+        #expect(observed.all == [true])
+    }
+}
