@@ -92,14 +92,6 @@ func parsingPropertyListText(_ object: Any) -> Any {
 }
 
 /// Whether two property-list objects are equal, compared structurally (dictionary order does not count).
-/// `propertyListsEqual`, with the defaults keys mostly have (an integer, a Boolean, a string) compared
-/// at once: a computed key compares its default with the name's record on every access.
-func quickPropertyListsEqual(_ first: Any?, _ second: Any?) -> Bool {
-    guard let first, let second else { return first == nil && second == nil }
-    if let first = first as? Int, let second = second as? Int { return first == second }
-    return propertyListsEqual(first, second)
-}
-
 func propertyListsEqual(_ first: Any?, _ second: Any?) -> Bool {
     guard let first = first.flatMap(unboxed), let second = second.flatMap(unboxed) else {
         return first.flatMap(unboxed) == nil && second.flatMap(unboxed) == nil

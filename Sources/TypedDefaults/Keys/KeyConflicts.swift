@@ -35,13 +35,17 @@ extension AnyTypedKey {
     /// each read cannot be compared and are taken as agreeing; one computed and one given do not.
     func conflicts(with other: any AnyTypedKey) -> Bool {
         if valueType != other.valueType { return true }
-        if declaration == other.declaration { return false }
-        switch (hasComputedDefault, other.hasComputedDefault) {
-        case (true, true): return false
-        case (false, false): return !propertyListsEqual(defaultObject, other.defaultObject)
-        default: return true
-        }
+        return declaration != other.declaration
+            && !defaultsAgree(
+                computed: hasComputedDefault, defaultObject, computed: other.hasComputedDefault, other.defaultObject)
     }
+}
+
+/// Whether two keys' defaults agree, by their stored forms: two computed at each read cannot be
+/// compared and are taken as agreeing; one computed and one given do not.
+func defaultsAgree(computed first: Bool, _ firstObject: Any?, computed second: Bool, _ secondObject: Any?) -> Bool {
+    guard first == second else { return false }
+    return first || propertyListsEqual(firstObject, secondObject)
 }
 
 extension UserDefaultTypedKeys {

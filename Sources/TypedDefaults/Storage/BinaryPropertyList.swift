@@ -1,5 +1,10 @@
 import Foundation
 
+/// A reference between the objects of a keyed archive: an index into its `$objects`.
+struct ArchiveUID {
+    let index: Int
+}
+
 /// Reads and writes the binary property lists (`bplist00`) the Linux saver keeps a suite in.
 ///
 /// Why not `PropertyListSerialization`: swift-corelibs-foundation's binary writer and reader go through
@@ -9,11 +14,6 @@ import Foundation
 /// dictionary with string keys); for anything else, or a file it cannot vouch for, each function
 /// returns nil and the caller uses `PropertyListSerialization`, which stays the reference: Foundation
 /// reads what this writes exactly as it reads its own files (tested).
-/// A reference between the objects of a keyed archive: an index into its `$objects`.
-struct ArchiveUID {
-    let index: Int
-}
-
 enum BinaryPropertyList {
     /// The file for `dictionary`, or nil when a value is not a plain Swift property-list value (an
     /// `NSNumber`, a value type Foundation would refuse).
@@ -336,22 +336,25 @@ enum BinaryPropertyList {
             budget = 4 * objects + 1_000
         }
 
+        /// Where object `index` starts, checked against the bytes; nil for a bad index or offset.
+        private func offset(ofObject index: Int) -> Int? {
+            guard index < objectCount,
+                let offset = Self.bigEndian(bytes, at: tableOffset + index * offsetSize, size: offsetSize),
+                offset >= 8, offset < tableOffset
+            else { return nil }
+            return offset
+        }
+
         /// Whether any object's marker is a set's.
         func holdsSet() -> Bool {
             (0..<objectCount).contains { index in
-                guard let offset = Self.bigEndian(bytes, at: tableOffset + index * offsetSize, size: offsetSize),
-                    offset >= 8, offset < tableOffset
-                else { return false }
-                return bytes[offset] >> 4 == 0xC
+                offset(ofObject: index).map { bytes[$0] >> 4 == 0xC } ?? false
             }
         }
 
         mutating func object(at index: Int, depth: Int) -> Any? {
             budget -= 1
-            guard budget >= 0, depth < 512, index < objectCount,
-                let offset = Self.bigEndian(bytes, at: tableOffset + index * offsetSize, size: offsetSize),
-                offset >= 8, offset < tableOffset
-            else { return nil }
+            guard budget >= 0, depth < 512, let offset = offset(ofObject: index) else { return nil }
             let marker = bytes[offset]
             let low = Int(marker & 0x0F)
             switch marker >> 4 {
@@ -410,10 +413,7 @@ enum BinaryPropertyList {
         /// The top object, a dictionary, with its keys as their bytes are.
         mutating func domain() -> [ExactText: Any]? {
             budget -= 1
-            guard budget >= 0, top < objectCount,
-                let offset = Self.bigEndian(bytes, at: tableOffset + top * offsetSize, size: offsetSize),
-                offset >= 8, offset < tableOffset, bytes[offset] >> 4 == 0xD
-            else { return nil }
+            guard budget >= 0, let offset = offset(ofObject: top), bytes[offset] >> 4 == 0xD else { return nil }
             return dictionary(at: offset, depth: 0, key: ExactText.init)
         }
 

@@ -32,9 +32,9 @@ protocol DomainSaver: AnyObject, Sendable {
 /// The storage context as its saver sees it: where values another process saved are put into the
 /// storage (through the context's one commit path) and announced to observers.
 protocol SavedChangeReceiver: AnyObject, Sendable {
-    /// Puts `changed` (name and object, `nil`: removed; each name once, by its bytes) into the storage, except names for which
-    /// `isOwnWrite` is true (this process's own last write wins until it is saved), under the write
-    /// order. Returns what must be announced once no lock is held.
+    /// Puts `changed` (name and object, `nil`: removed; each name once, by its bytes) into the storage,
+    /// except names for which `isOwnWrite` is true (this process's own last write wins until it is
+    /// saved), under the write order. Returns what must be announced once no lock is held.
     func applySavedElsewhere(_ changed: [(name: String, object: Any?)], isOwnWrite: (String) -> Bool) -> [Commit]
     /// Tells observers and Swift's Observation of `commits`. Called with no lock held.
     func announce(_ commits: [Commit])

@@ -232,14 +232,14 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     /// Whether `key` gives its name the default `first` gave it: by the value type's `==` where it has
     /// one (the common case costs that), else by property list. Two computed defaults are taken as one.
     private static func sameDefault<Value>(_ first: FirstKey, _ key: UserDefaultTypedKey<Value>) -> Bool {
-        guard first.hasComputedDefault == key.hasComputedDefault else { return false }
-        if key.hasComputedDefault { return true }
-        if let typed = first.key as? UserDefaultTypedKey<Value>,
+        if !first.hasComputedDefault, !key.hasComputedDefault, let typed = first.key as? UserDefaultTypedKey<Value>,
             Value._isCertainlySameDefault(typed.givenDefault, key.givenDefault)
         {
             return true
         }
-        return quickPropertyListsEqual(first.defaultObject, key.defaultObject)
+        return defaultsAgree(
+            computed: first.hasComputedDefault, first.defaultObject, computed: key.hasComputedDefault, key.defaultObject
+        )
     }
 
     /// A key object for a bound name other than the one that bound it. Same default as the name's
@@ -254,8 +254,9 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
                 records[storedName] = key
                 return (nil, false)
             }
-            if first.hasComputedDefault == key.hasComputedDefault,
-                quickPropertyListsEqual(first.defaultObject, key.defaultObject)
+            if defaultsAgree(
+                computed: first.hasComputedDefault, first.defaultObject, computed: key.hasComputedDefault,
+                key.defaultObject)
             {
                 return (nil, false)
             }
@@ -436,7 +437,8 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
         }
         if watched {
             writingThread.withLock { $0 = nil }
-            if externalWatches[name] != nil { externalWatches[name]?.last = storage.object(forKey: name) }
+            // Read only for a watched name: optional chaining skips the right-hand side otherwise.
+            externalWatches[name]?.last = storage.object(forKey: name)
         }
     }
 

@@ -19,12 +19,11 @@
 
     /// One name's key-value observation; `stop()` removes it, once.
     private final class KeyValueWatch: NSObject, ExternalChangeWatch, @unchecked Sendable {
-        // @unchecked: `defaults` is thread-safe; `isStopped` is guarded by `lock`; the rest is immutable.
+        // @unchecked: `defaults` is thread-safe; the rest is immutable or `Locked`.
         private let defaults: UserDefaults
         private let key: String
         private let onChange: @Sendable () -> Void
-        private let lock = NSLock()
-        private var isStopped = false
+        private let isStopped = Locked(false)
 
         init(defaults: UserDefaults, key: String, onChange: @escaping @Sendable () -> Void) {
             self.defaults = defaults
@@ -42,7 +41,7 @@
         }
 
         func stop() {
-            let wasStopped = lock.withLock {
+            let wasStopped = isStopped.withLock { isStopped in
                 defer { isStopped = true }
                 return isStopped
             }

@@ -6,7 +6,8 @@
         /// that a reader or a crash sees the old file or the new one, never half of one. The temporary
         /// file has a name nobody can predict and is created, never opened: a link planted there makes
         /// the save fail rather than write through it. It takes the mode and owner of the file it
-        /// replaces; a new file root makes in another user's folder is that user's. Returns the new version, or nil when it cannot be known for certain.
+        /// replaces; a new file root makes in another user's folder is that user's. Returns the new
+        /// version, or nil when it cannot be known for certain.
         ///
         /// No `fsync`: the claim is that values survive the process (exit, a kill), which the page cache
         /// guarantees; surviving a power cut would cost a disk flush per save, and Foundation's own

@@ -17,9 +17,10 @@
     // this process has an unsaved write of its own for that name.
     //
     // Lock order, the one place it is written: `saving` → the suite's file lock → `bringingIn` → the
-    // context's write order → `pending` (and `queued`, taken alone). A lock is only ever taken after the ones before it. The process-wide maps (the
-    // suite map, the watcher's and the exit saver's lists) are taken alone, never across file I/O, a
-    // save or a user callback; observers are told only once every lock is released.
+    // context's write order → `pending` (and `queued`, taken alone). A lock is only ever taken after the
+    // ones before it. The process-wide maps (the suite map, the watcher's and the exit saver's lists) are
+    // taken alone, never across file I/O, a save or a user callback; observers are told only once every
+    // lock is released.
 
     /// Saves the writes the library makes to one `UserDefaults` domain on Linux.
     final class LinuxSaver: DomainSaver, @unchecked Sendable {
@@ -548,7 +549,7 @@
             // Foundation's parser crashes on a set: such a file is one the library cannot read.
             if BinaryPropertyList.holdsSet(bytes) { return nil }
             guard let parsed = try? PropertyListSerialization.propertyList(from: Data(bytes), format: nil),
-                parsed is [String: Any]
+                let dictionary = parsed as? [String: Any]
             else { return nil }
             // Foundation's objects (NSNumber, ...) are left to Foundation's slow encoder, save after save:
             // take them through its binary form once, which the library's reader turns into Swift values.
@@ -557,7 +558,7 @@
             {
                 return dictionary
             }
-            return (parsed as? [String: Any]).map { Dictionary(uniqueKeysWithValues: $0.map { (ExactText($0), $1) }) }
+            return Dictionary(uniqueKeysWithValues: dictionary.map { (ExactText($0), $1) })
         }
 
         private static func encode(_ contents: [ExactText: Any]) throws -> [UInt8] {
