@@ -71,4 +71,50 @@ struct NumberConversionTests {
             #expect(read("99999999999999999999", as: Int.self, default: 0, in: store) == 0)
         }
     }
+
+    /// On Apple platforms `UserDefaults` gives every number as an `NSNumber`, which casts to `Bool`,
+    /// `Int` and `Double` alike (`true` as 1, a whole real as an integer, 1 as `true`); on Linux it gives
+    /// Swift's own values, which do not. Each stored number reads the same in both forms, and the answers
+    /// are the ones pinned here, on every platform.
+    @Test(arguments: Backend.allCases)
+    func aNumberReadsTheSameAsASwiftValueAndAsAnNSNumber(_ backend: Backend) {
+        withStore(backend) { store in
+            func both<Value: UserDefaultConvertible & Equatable>(
+                _ swift: Any, _ number: NSNumber, as type: Value.Type, default defaultValue: Value
+            ) -> Value? {
+                let native = read(swift, as: type, default: defaultValue, in: store)
+                let bridged = read(number, as: type, default: defaultValue, in: store)
+                #expect(native == bridged, "\(swift) read as \(type): \(native) as a Swift value, \(bridged) as an NSNumber")
+                return native == bridged ? native : nil
+            }
+            // A Boolean is not a real, and reads as the integer 1 or 0 (as a real's text would not).
+            #expect(both(true, NSNumber(value: true), as: Double.self, default: -1) == -1)
+            #expect(both(true, NSNumber(value: true), as: Float.self, default: -1) == -1)
+            #expect(both(true, NSNumber(value: true), as: Int.self, default: -1) == 1)
+            #expect(both(false, NSNumber(value: false), as: Int8.self, default: -1) == 0)
+            #expect(both(true, NSNumber(value: true), as: Decimal.self, default: -1) == 1)
+            #expect(both(true, NSNumber(value: true), as: String.self, default: "d") == "d")
+            // Only 0 and 1 are Booleans; a whole real is one too.
+            #expect(both(1, NSNumber(value: 1), as: Bool.self, default: false) == true)
+            #expect(both(0, NSNumber(value: 0), as: Bool.self, default: true) == false)
+            #expect(both(2, NSNumber(value: 2), as: Bool.self, default: false) == false)
+            #expect(both(-1, NSNumber(value: -1), as: Bool.self, default: true) == true)
+            #expect(both(1.0, NSNumber(value: 1.0), as: Bool.self, default: false) == true)
+            #expect(both(0.5, NSNumber(value: 0.5), as: Bool.self, default: true) == true)
+            // Integers and reals: exact or the default.
+            #expect(both(3.0, NSNumber(value: 3.0), as: Int.self, default: -1) == 3)
+            #expect(both(2.5, NSNumber(value: 2.5), as: Int.self, default: -1) == -1)
+            #expect(both(2.5, NSNumber(value: 2.5), as: UInt8.self, default: 9) == 9)
+            #expect(both(3, NSNumber(value: 3), as: Double.self, default: -1) == 3)
+            #expect(both(0.1, NSNumber(value: 0.1), as: Float.self, default: -1) == Float(0.1))
+            #expect(both(1e300, NSNumber(value: 1e300), as: Float.self, default: -1) == -1)
+            #expect(both(300, NSNumber(value: 300), as: Int8.self, default: 0) == 0)
+            #expect(both(UInt64.max, NSNumber(value: UInt64.max), as: UInt64.self, default: 0) == UInt64.max)
+            #expect(both(UInt64.max, NSNumber(value: UInt64.max), as: Int.self, default: 0) == 0)
+            #expect(both(Int64.min, NSNumber(value: Int64.min), as: Int64.self, default: 0) == Int64.min)
+            #expect(both(Double.nan, NSNumber(value: Double.nan), as: Int.self, default: 5) == 5)
+            #expect(both(7, NSNumber(value: 7), as: String.self, default: "d") == "d")
+            #expect(both(2.5, NSNumber(value: Float(2.5)), as: Double.self, default: -1) == 2.5)
+        }
+    }
 }

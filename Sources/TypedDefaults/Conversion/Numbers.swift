@@ -7,9 +7,9 @@ extension Bool: UserDefaultConvertible {
     /// Reads a Boolean, the numbers 0 and 1, or the text `YES`/`NO`, `Y`/`N`, `true`/`false`, `T`/`F`
     /// or `1`/`0` in any case (the forms a launch argument such as `-verbose YES` comes in).
     public init?(userDefaultsObject object: Any) {
-        if let value = exactValue(object, as: Bool.self) {
-            self = value
-        } else if let value = object as? Bool {
+        let object = nativeNumber(object)
+        // `as?` after `exactValue`: a container element can be a `Bool` boxed twice, which only it sees.
+        if let value = exactValue(object, as: Bool.self) ?? object as? Bool {
             self = value
         } else if let text = object as? String {
             switch text.trimmingCharacters(in: .whitespaces).lowercased() {
@@ -36,8 +36,6 @@ extension Int: UserDefaultConvertible {
     /// Reads any integer in range, a whole-valued floating-point number, or integer text.
     public init?(userDefaultsObject object: Any) {
         if let value = exactValue(object, as: Int.self) {
-            self = value
-        } else if let value = object as? Int {
             self = value
         } else if let value: Int = exactInteger(object) {
             self = value
@@ -83,8 +81,6 @@ extension Double: UserDefaultConvertible {
     public init?(userDefaultsObject object: Any) {
         if let value = exactValue(object, as: Double.self) {
             self = value
-        } else if let value = object as? Double {
-            self = value
         } else if let value = exactDouble(object) {
             self = value
         } else {
@@ -98,7 +94,7 @@ extension Double: UserDefaultConvertible {
 extension Float: UserDefaultConvertible {
     /// Reads any number within `Float`'s range, or decimal text.
     public init?(userDefaultsObject object: Any) {
-        if let value = object as? Float {
+        if let value = exactValue(object, as: Float.self) {
             self = value
             return
         }

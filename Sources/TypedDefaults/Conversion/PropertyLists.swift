@@ -17,10 +17,27 @@ func exactValue<T>(_ object: Any, as type: T.Type) -> T? {
     return open(object)
 }
 
+/// `object`, with an `NSNumber` replaced by the Swift `Bool`, `Int` or `Double` it holds.
+///
+/// `UserDefaults` gives every number as an `NSNumber` on Apple platforms (and a property list parsed
+/// elsewhere may hold them on Linux), and an `NSNumber` casts to all three: `true` as the real 1.0, a
+/// whole real as an integer, 1 as `true`. Swift's own values do not, and they are what `UserDefaults`
+/// gives on Linux. The conversions read the Swift value, so each platform gives the same answers. An
+/// `Optional` box (Foundation on Linux puts them around container elements) is looked through.
+func nativeNumber(_ object: Any) -> Any {
+    guard let object = unboxed(object) else { return object }
+    guard type(of: object) is NSNumber.Type, let kind = PropertyListNumber(object) else { return object }
+    switch kind {
+    case .bool(let value): return value
+    case .integer(let value): return value
+    case .real(let value): return value
+    }
+}
+
 /// The integer in `object`, if it holds one that `Integer` represents exactly.
 @inline(__always)
 func exactInteger<Integer: FixedWidthInteger>(_ object: Any) -> Integer? {
-    switch object {
+    switch nativeNumber(object) {
     case let value as Int: return Integer(exactly: value)
     case let value as Double: return value.isFinite ? Integer(exactly: value) : nil
     case let value as UInt64: return Integer(exactly: value)
@@ -40,7 +57,7 @@ func exactInteger<Integer: FixedWidthInteger>(_ object: Any) -> Integer? {
 /// floats and decimal text.
 @inline(__always)
 func exactDouble(_ object: Any) -> Double? {
-    switch object {
+    switch nativeNumber(object) {
     case let value as Double: return value
     case let value as Int: return Double(value)
     case let value as Float: return Double(value)
