@@ -144,4 +144,43 @@ struct ExternalChangeTests {
         storage.writeElsewhere(8, forKey: "launchCount")
         #expect(observed.all == [true])
     }
+
+    /// A SwiftUI view or an `@Observable` model has no observer to start a watch with: once it asks,
+    /// Observation hears another writer, and the watch outlives every observer.
+    @Test func swiftObservationHearsAnotherWriterOnceAskedWithNoObserver() {
+        let storage = FakeObservedStorage()
+        let store = DefaultsStore(storage: storage)
+        func tracked() -> Recorder<Bool> {
+            let heard = Recorder<Bool>()
+            withObservationTracking {
+                _ = store[.launchCount]
+            } onChange: {
+                heard.append(true)
+            }
+            return heard
+        }
+        let unasked = tracked()
+        storage.writeElsewhere(1, forKey: "launchCount")
+        #expect(unasked.all.isEmpty, "nothing watched the name: nothing could be heard")
+
+        store.trackChangesElsewhere(of: .launchCount, .theme)
+        store.trackChangesElsewhere(of: .launchCount)
+        #expect(storage.watchedNames == ["launchCount", "theme"])
+        #expect(storage.started == 2)
+        let asked = tracked()
+        storage.writeElsewhere(2, forKey: "launchCount")
+        #expect(asked.all == [true])
+        #expect(store[.launchCount] == 2)
+
+        // An observer that comes and goes does not end the watch.
+        store.observe(.launchCount) { _ in }.cancel()
+        let afterObserver = tracked()
+        storage.writeElsewhere(3, forKey: "launchCount")
+        #expect(afterObserver.all == [true])
+        #expect(storage.stopped == 0)
+        // The library's own write is heard once, as always.
+        let own = tracked()
+        store[.launchCount] = 4
+        #expect(own.all == [true])
+    }
 }

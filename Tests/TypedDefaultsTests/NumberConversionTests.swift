@@ -84,10 +84,12 @@ struct NumberConversionTests {
             ) -> Value? {
                 let native = read(swift, as: type, default: defaultValue, in: store)
                 let bridged = read(number, as: type, default: defaultValue, in: store)
-                #expect(native == bridged, "\(swift) read as \(type): \(native) as a Swift value, \(bridged) as an NSNumber")
+                #expect(
+                    native == bridged, "\(swift) read as \(type): \(native) as a Swift value, \(bridged) as an NSNumber"
+                )
                 return native == bridged ? native : nil
             }
-            // A Boolean is not a real, and reads as the integer 1 or 0 (as a real's text would not).
+            // A Boolean is not a real (nor text); as an integer it is 1 or 0.
             #expect(both(true, NSNumber(value: true), as: Double.self, default: -1) == -1)
             #expect(both(true, NSNumber(value: true), as: Float.self, default: -1) == -1)
             #expect(both(true, NSNumber(value: true), as: Int.self, default: -1) == 1)

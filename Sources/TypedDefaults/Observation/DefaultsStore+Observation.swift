@@ -6,10 +6,12 @@ extension DefaultsStore {
     /// The callback runs on the thread that made the change, once the new value is readable, with no
     /// lock of the library held: it may read and write the store, the observed key included.
     ///
-    /// On Linux, values another process saved in the suite's file, and hand edits of it, are seen too,
-    /// on the library's file-watching thread. Not seen: writes made through the plain `UserDefaults`
-    /// API in this process (Linux posts no notification), and on Apple platforms changes made by
-    /// another process (reads return them; observers do not hear of them).
+    /// Changes made by other means are heard too. On Apple platforms: the plain `UserDefaults` API,
+    /// another process or app extension on the same suite, `defaults write` (by key-value observing
+    /// from the first observer of a name to the last; a name with a `.` is not observable that way). On
+    /// Linux: values another process saved in the suite's file, and hand edits of it, on the library's
+    /// file-watching thread; not the plain `UserDefaults` API in this process (Linux posts no
+    /// notification: write through a store).
     ///
     /// - Returns: A token; the observation lasts until you cancel or release it.
     ///
@@ -125,6 +127,37 @@ extension DefaultsStore {
         }
         if initial { onChange() }
         return ObservationToken(observers: observers, context: context, endDelivery: delivery.end)
+    }
+
+    /// Has Swift's Observation (a SwiftUI view, an `@Observable` model, `withObservationTracking`) hear
+    /// the changes made to `keys` by other means than the library from now on: another process or app
+    /// extension on the same suite, the plain `UserDefaults` API, `defaults write`.
+    ///
+    /// Observers (`observe`, `updates`) need not ask: they watch what they observe while they last. A
+    /// tracked read cannot say when its tracking ends, so these keys stay watched for as long as the
+    /// storage is in use (for a suite, the process). A `@UserDefault` property in a SwiftUI view asks for
+    /// its key; an `@Observable` model over a store asks for its keys once, in `init`:
+    ///
+    /// ```swift
+    /// @Observable final class AppearanceModel {
+    ///     init() { Defaults.trackChangesElsewhere(of: .showAvatars, .fontSize) }
+    ///     var showAvatars: Bool {
+    ///         get { Defaults[.showAvatars] }
+    ///         set { Defaults[.showAvatars] = newValue }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// Storages that report such changes: `UserDefaults` on Apple platforms, and any
+    /// ``ExternallyChangingStorage`` of yours; elsewhere this does nothing. On Linux a suite's values that
+    /// other processes save are heard without asking; writes through the plain API in this process are
+    /// not (Foundation posts no notification there): write through a store.
+    ///
+    /// - Parameter keys: The keys whose changes elsewhere Observation must hear.
+    public func trackChangesElsewhere<each Value>(of keys: repeat UserDefaultTypedKey<each Value>) {
+        for key in repeat each keys {
+            context.keepWatchingExternalChanges(of: storedName(key))
+        }
     }
 
     /// Registers a callback for the changes of `key`.

@@ -51,6 +51,9 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     /// Names watched for such changes (those with an observer), each with its watch and the object
     /// observers last heard of. Guarded by `writeOrder`.
     private var externalWatches: [String: (watch: any ExternalChangeWatch, last: Any?)] = [:]
+    /// Names watched for Swift's Observation whether or not they have observers, for the context's life:
+    /// Observation does not tell when a tracking ends. Guarded by `writeOrder`.
+    private var watchedForObservation: Set<String> = []
     /// The thread storing a value while a name is watched: a report from inside that `set` (key-value
     /// observing reports every `set`, on the writing thread) is the write's own echo.
     private let writingThread = Locked<ObjectIdentifier?>(nil)
@@ -444,19 +447,34 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
 
     // MARK: Changes made by other means (ExternallyChangingStorage)
 
-    /// Watches `name` while it has observers, and stops when it has none. Called when a name gets its
-    /// first observer or loses its last, in any order: it looks at the registry each time.
+    /// Watches `name` from now on, observers or not, so that Swift's Observation hears changes made by
+    /// other means. Cheap when the name is watched already (a SwiftUI view asks at each update).
+    func keepWatchingExternalChanges(of name: String) {
+        guard externalStorage != nil, writeOrder.withLock({ watchedForObservation.insert(name).inserted }) else {
+            return
+        }
+        watchExternalChanges(of: name)
+    }
+
+    /// Whether `name` must be watched: it has observers, or Observation asked. Called with `writeOrder`
+    /// held.
+    private func needsWatching(_ name: String) -> Bool {
+        watchedForObservation.contains(name) || !observers.observers(of: name).isEmpty
+    }
+
+    /// Watches `name` while it has observers (or `keepWatchingExternalChanges` asked), and stops when it
+    /// has none. Called when a name gets its first observer or loses its last, in any order: it looks at
+    /// the registry each time.
     private func watchExternalChanges(of name: String) {
         guard let externalStorage else { return }
-        let observed = !observers.observers(of: name).isEmpty
         // The storage's own locks (key-value observing's) are never taken under `writeOrder`: a report
         // on another thread may be waiting for `writeOrder` while holding them.
         var started: (any ExternalChangeWatch)?
-        if observed, writeOrder.withLock({ externalWatches[name] == nil }) {
+        if writeOrder.withLock({ needsWatching(name) && externalWatches[name] == nil }) {
             started = externalStorage.watchChanges(ofKey: name) { [weak self] in self?.externalChange(of: name) }
         }
         let unused = writeOrder.withLock { () -> [any ExternalChangeWatch] in
-            let stillObserved = !observers.observers(of: name).isEmpty
+            let stillObserved = needsWatching(name)
             if stillObserved, externalWatches[name] == nil, let started {
                 externalWatches[name] = (started, storage.object(forKey: name))
                 return []
