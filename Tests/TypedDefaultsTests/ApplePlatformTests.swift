@@ -1,0 +1,92 @@
+// What only Apple platforms have: key-value observing of `UserDefaults`, and SwiftUI. These run in the
+// hosted workflow's macOS job; the logic behind them is shared and tested on Linux
+// (ExternalChangeTests, with a fake storage that reports as key-value observing does).
+#if canImport(ObjectiveC)
+    import Foundation
+    import Observation
+    import Testing
+    import TypedDefaults
+    #if canImport(SwiftUI)
+        import SwiftUI
+    #endif
+
+    @Suite("Apple platforms: observers hear every writer of a suite")
+    struct KeyValueObservingTests {
+        /// The plain API and a second `UserDefaults` object of the suite are heard once each; the
+        /// library's own write once, not twice.
+        @Test func aPlainAPIWriteAndASecondDefaultsObjectAreEachHeardOnce() throws {
+            try withSuite { suite, store in
+                let heard = Recorder<Int>()
+                let token = store.observe(.launchCount) { heard.append($0.newValue) }
+                defer { token.cancel() }
+                let plain = try #require(UserDefaults(suiteName: suite))
+                plain.set(5, forKey: "launchCount")
+                #expect(heard.waitForCount(1), "\(heard.all)")
+                let second = try #require(UserDefaults(suiteName: suite))
+                second.set(6, forKey: "launchCount")
+                #expect(heard.waitForCount(2), "\(heard.all)")
+                store[.launchCount] = 7
+                #expect(heard.waitForCount(3), "\(heard.all)")
+                plain.removeObject(forKey: "launchCount")
+                #expect(heard.waitForCount(4), "\(heard.all)")
+                #expect(heard.all == [5, 6, 7, 0])
+            }
+        }
+
+        /// With no observer, Swift's Observation hears the plain API once the key is tracked.
+        @Test func swiftObservationHearsThePlainAPIOnceTracked() throws {
+            try withSuite { suite, store in
+                store.trackChangesElsewhere(of: .theme)
+                let fired = Recorder<Int>()
+                withObservationTracking {
+                    _ = store[.theme]
+                } onChange: {
+                    fired.append(1)
+                }
+                try #require(UserDefaults(suiteName: suite)).set("dark", forKey: "theme")
+                #expect(fired.waitForCount(1))
+                #expect(store[.theme] == .dark)
+            }
+        }
+    }
+
+    #if canImport(SwiftUI)
+        @Suite("Apple platforms: SwiftUI bindings")
+        @MainActor
+        struct SwiftUIBindingTests {
+            @Test func aBindingReadsAndWritesTheStore() throws {
+                guard #available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *) else { return }
+                try withSuite { _, store in
+                    let theme = UserDefault(.theme, store: store).binding
+                    #expect(theme.wrappedValue == .system)
+                    theme.wrappedValue = .dark
+                    #expect(store[.theme] == .dark)
+                    store[.theme] = .light
+                    #expect(theme.wrappedValue == .light)
+                    let count = store.binding(.launchCount)
+                    count.wrappedValue += 2
+                    #expect(store[.launchCount] == 2)
+                }
+            }
+
+            /// What a view holding `@UserDefault` does: SwiftUI calls `update()`, then `body` reads the
+            /// binding under Observation; a write through the plain API then redraws it.
+            @Test func aViewsReadHearsThePlainAPIAfterItsUpdate() throws {
+                guard #available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *) else { return }
+                try withSuite { suite, store in
+                    let property = UserDefault(.launchCount, store: store)
+                    property.update()
+                    let fired = Recorder<Int>()
+                    withObservationTracking {
+                        _ = property.binding.wrappedValue
+                    } onChange: {
+                        fired.append(1)
+                    }
+                    try #require(UserDefaults(suiteName: suite)).set(9, forKey: "launchCount")
+                    #expect(fired.waitForCount(1))
+                    #expect(property.wrappedValue == 9)
+                }
+            }
+        }
+    #endif
+#endif
