@@ -23,6 +23,9 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// it: dates keep whole seconds only, and another process saving the suite at the same moment can
     /// lose keys. Reported once per suite.
     case savedBySynchronize(suite: String, reason: String)
+    /// The cloud refused a synced value (`key`) or values (`nil`: over its quota): they stay on this
+    /// device and are not pushed until they change.
+    case syncRefused(key: String?, reason: String)
 
     /// A sentence that names the key or suite and the cause.
     public var description: String {
@@ -43,6 +46,10 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
         case .savedBySynchronize(let suite, let reason):
             "TypedDefaults: suite \"\(suite)\" is saved with synchronize(), because \(reason): "
                 + "dates keep whole seconds only, and other processes saving it at once can lose keys"
+        case .syncRefused(let key?, let reason):
+            "TypedDefaults: \"\(key)\" is not synced, because \(reason); it is kept on this device"
+        case .syncRefused(nil, let reason):
+            "TypedDefaults: \(reason)"
         }
     }
 }

@@ -51,6 +51,8 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     /// Names watched for such changes (those with an observer), each with its watch and the object
     /// observers last heard of. Guarded by `writeOrder`.
     private var externalWatches: [String: (watch: any ExternalChangeWatch, last: Any?)] = [:]
+    /// Syncs the names chosen by `sync` through a cloud; nil until then. Guarded by `writeOrder`.
+    private var cloudSync: CloudSync?
     /// Names watched for Swift's Observation whether or not they have observers, for the context's life:
     /// Observation does not tell when a tracking ends. Guarded by `writeOrder`.
     private var watchedForObservation: Set<String> = []
@@ -323,6 +325,7 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
             defer { writeOrder.unlock() }
             store(object, forName: name)
             saver?.recordWrite(object, forName: name)
+            if cloudSync != nil { noteForSync(object, forName: name) }
             return nil
         }
         writeOrder.lock()
@@ -332,6 +335,7 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
         let oldObject = observers.isEmpty ? nil : storage.object(forKey: name)
         store(object, forName: name)
         saver?.recordWrite(object, forName: name)
+        if cloudSync != nil { noteForSync(object, forName: name) }
         sequence &+= 1
         let newObject = observers.isEmpty ? nil : storage.object(forKey: name)
         return Commit(
@@ -495,6 +499,7 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
             let now = storage.object(forKey: name)
             if sameStoredObject(now, entry.last) { return nil }
             externalWatches[name]?.last = now
+            if cloudSync != nil { noteForSync(now, forName: name) }
             sequence &+= 1
             return Commit(
                 tracked: trackedName(name), observers: observers.observers(of: name),
@@ -512,9 +517,59 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
         return try saver.exclusively(body)
     }
 
-    /// Saves pending writes now (Linux).
+    /// Saves pending writes now (Linux), then pushes the synced names' changes not pushed yet.
     func flush() throws {
         try saver?.flush()
+        if let refused = writeOrder.withLock({ cloudSync })?.push().first { throw refused }
+    }
+
+    // MARK: Syncing through a cloud
+
+    /// Syncs `names` through `cloud` from now on. The first call chooses the cloud; later calls add names.
+    func sync(
+        _ names: [String], cloud: any CloudKeyValueStore, debounce: TimeInterval?,
+        clock: @escaping @Sendable () -> Double
+    ) {
+        var engine = writeOrder.withLock { cloudSync }
+        if engine == nil {
+            // Made outside `writeOrder`: it reads the storage.
+            let made = CloudSync(cloud: cloud, context: self, debounce: debounce, clock: clock)
+            engine = writeOrder.withLock {
+                if cloudSync == nil { cloudSync = made }
+                return cloudSync
+            }
+        }
+        engine?.start(names)
+    }
+
+    /// A change of `name` made on this device: versioned for the sync, if the name is synced, and the
+    /// versions kept beside the values. Called with `writeOrder` held.
+    private func noteForSync(_ object: Any?, forName name: String) {
+        guard name != CloudSync.recordName, let saved = cloudSync?.localChange(name, object: object) else { return }
+        store(saved, forName: CloudSync.recordName)
+        saver?.recordWrite(saved, forName: CloudSync.recordName)
+    }
+
+    /// Stores a value that came from the cloud, if it is newer than this device's, without pushing it
+    /// back; observers and Swift's Observation hear it as any change.
+    func applyFromCloud(_ entry: CloudEntry, forName name: String, sync: CloudSync) {
+        // A value `UserDefaults` cannot hold (a null, a set): this device keeps its own.
+        if let object = entry.object, !isStorablePropertyList(object) { return }
+        let commit = writeOrder.withLock { () -> Commit? in
+            guard let saved = sync.acceptCloud(entry, forName: name) else { return nil }
+            let oldObject = storage.object(forKey: name)
+            store(entry.object, forName: name)
+            saver?.recordWrite(entry.object, forName: name)
+            store(saved, forName: CloudSync.recordName)
+            saver?.recordWrite(saved, forName: CloudSync.recordName)
+            let newObject = storage.object(forKey: name)
+            if sameStoredObject(oldObject, newObject) { return nil }
+            sequence &+= 1
+            return Commit(
+                tracked: trackedName(name), observers: observers.observers(of: name),
+                change: ObjectChange(oldObject: oldObject, newObject: newObject, sequence: sequence))
+        }
+        if let commit { announce(commit) }
     }
 
     /// Removes every value of the domain from memory and disk; observers hear of each change a read sees.

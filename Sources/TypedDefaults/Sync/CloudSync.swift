@@ -1,0 +1,318 @@
+import Foundation
+
+/// The version of one synced value: when and on which device it was changed. The newest version wins
+/// on every device, whatever order the cloud delivers them in; two changes at the same instant are
+/// ordered by device.
+struct SyncStamp: Comparable, Sendable {
+    var time: Double
+    var device: String
+
+    static func < (first: SyncStamp, second: SyncStamp) -> Bool {
+        (first.time, first.device) < (second.time, second.device)
+    }
+}
+
+/// A synced value as it travels through the cloud: the value in the form the store keeps it (so the
+/// peers' forms and the plain API's read back on the other device), its version beside it in one cloud
+/// entry (never torn apart on the way), and for a removal no value.
+struct CloudEntry {
+    var stamp: SyncStamp
+    var object: Any?
+
+    private static let marker = "typedDefaults"
+    private static let timeKey = "modified"
+    private static let deviceKey = "device"
+    private static let valueKey = "value"
+
+    init(stamp: SyncStamp, object: Any?) {
+        self.stamp = stamp
+        self.object = object
+    }
+
+    /// Reads a cloud entry. A value that is not one (another tool put it there) is the oldest version
+    /// there is: any change made here is newer, yet it is pulled onto a device that has none.
+    init(cloudObject: Any) {
+        if let entry = cloudObject as? [String: Any], (entry[Self.marker] as? Int) == 1,
+            let time = entry[Self.timeKey].flatMap({ Double(userDefaultsObject: $0) }),
+            let device = entry[Self.deviceKey] as? String
+        {
+            self.init(stamp: SyncStamp(time: time, device: device), object: entry[Self.valueKey])
+        } else {
+            self.init(stamp: SyncStamp(time: 0, device: ""), object: cloudObject)
+        }
+    }
+
+    var cloudObject: [String: Any] {
+        var entry: [String: Any] = [Self.marker: 1, Self.timeKey: stamp.time, Self.deviceKey: stamp.device]
+        entry[Self.valueKey] = object
+        return entry
+    }
+}
+
+/// Syncs the chosen names of one storage through a cloud key-value store. Shared by every platform and
+/// tested on Linux with a simulated cloud; only the cloud itself is Apple's.
+///
+/// - A change made on this device (through any store over the storage, `withoutPropagation` included,
+///   and on Apple platforms the plain API) gets a version newer than every version this device has
+///   seen, and is pushed after `debounce`, or at once by `flush()`.
+/// - A cloud value is applied here only when it is newer than this device's version of the name, and
+///   is not pushed back. A cloud value older than this device's is answered by pushing this device's.
+/// - A name never changed on this device since syncing began has no version: it never pushes its
+///   default, and takes the cloud's value when one comes (a new install pulls first).
+/// - Versions are kept in the storage beside the values (`recordName`), so a change made offline is
+///   pushed at the next launch, and judged by when it was made.
+final class CloudSync: @unchecked Sendable {
+    // @unchecked: everything mutable is guarded by `lock`; `cloud` is thread-safe.
+
+    /// Where the versions are kept in the synced storage.
+    static let recordName = "TypedDefaults.cloudSync"
+
+    struct Record {
+        var stamp: SyncStamp
+        /// Still to be pushed.
+        var pending: Bool
+        /// The object this version stands for (nil: removed), for the push.
+        var object: Any?
+    }
+
+    let cloud: any CloudKeyValueStore
+    private weak var context: StorageContext?
+    private let debounce: TimeInterval?
+    private let clock: @Sendable () -> Double
+    private let lock = NSLock()
+    private var names: Set<String> = []
+    private var records: [String: Record] = [:]
+    private var device: String
+    /// The newest time this device has made or seen: the next local change is newer still, whatever the
+    /// device's clock says.
+    private var newestTime: Double = 0
+    private var pushScheduled = false
+
+    init(
+        cloud: any CloudKeyValueStore, context: StorageContext, debounce: TimeInterval?,
+        clock: @escaping @Sendable () -> Double
+    ) {
+        self.cloud = cloud
+        self.context = context
+        self.debounce = debounce
+        self.clock = clock
+        device = UUID().uuidString
+        if let saved = context.storage.object(forKey: Self.recordName) as? [String: Any] {
+            load(saved)
+        }
+        cloud.onChange { [weak self] reason, keys in self?.cloudChanged(reason, keys: keys) }
+    }
+
+    // MARK: Starting
+
+    /// Syncs `newNames` from now on: a value stored here with no version (stored before syncing
+    /// began) counts as the oldest change there is; then the cloud is read first, and only what is
+    /// newer here is pushed.
+    func start(_ newNames: [String]) {
+        guard let context else { return }
+        let added = lock.withLock { newNames.filter { !names.contains($0) } }
+        guard !added.isEmpty else { return }
+        let stored = added.map { (name: $0, object: context.storedObject(forName: $0)) }
+        lock.withLock {
+            for (name, object) in stored {
+                names.insert(name)
+                if records[name] != nil {
+                    records[name]?.object = object
+                } else if let object {
+                    records[name] = Record(stamp: SyncStamp(time: 0, device: device), pending: true, object: object)
+                }
+            }
+        }
+        cloud.synchronize()
+        reconcile(added)
+        schedulePush()
+    }
+
+    // MARK: Changes made here
+
+    /// A change of `name` made on this device, called with the storage's order of changes held (see
+    /// `StorageContext`): versioned and marked for the push. Returns what to keep under `recordName`,
+    /// or nil when `name` is not synced.
+    func localChange(_ name: String, object: Any?) -> [String: Any]? {
+        let (saved, schedule) = lock.withLock { () -> ([String: Any]?, Bool) in
+            guard names.contains(name) else { return (nil, false) }
+            records[name] = Record(stamp: nextStamp(), pending: true, object: object)
+            return (savedForm(), scheduleLocked())
+        }
+        if schedule { scheduleTimer() }
+        return saved
+    }
+
+    /// Whether `entry` may replace this device's value of `name`: it is newer than this device's
+    /// version, or this device has none. Called with the storage's order of changes held, so no local
+    /// change slips in between the decision and the write. Returns what to keep under `recordName`.
+    func acceptCloud(_ entry: CloudEntry, forName name: String) -> [String: Any]? {
+        let (saved, schedule) = lock.withLock { () -> ([String: Any]?, Bool) in
+            guard names.contains(name) else { return (nil, false) }
+            newestTime = max(newestTime, entry.stamp.time)
+            if let record = records[name], record.stamp >= entry.stamp {
+                // The cloud holds an older version than this device (it kept a later-arriving push of an
+                // older change): push this device's again.
+                if record.stamp > entry.stamp, !record.pending {
+                    records[name]?.pending = true
+                    return (nil, scheduleLocked())
+                }
+                return (nil, false)
+            }
+            records[name] = Record(stamp: entry.stamp, pending: false, object: entry.object)
+            return (savedForm(), false)
+        }
+        if schedule { scheduleTimer() }
+        return saved
+    }
+
+    // MARK: Changes from the cloud
+
+    private func cloudChanged(_ reason: CloudChangeReason, keys: [String]) {
+        switch reason {
+        case .serverChange, .initialSync:
+            reconcile(lock.withLock { keys.filter(names.contains) })
+            schedulePush()
+        case .quotaViolation:
+            ErrorReporting.report(
+                DefaultsError.syncRefused(
+                    key: nil,
+                    reason: "iCloud's key-value store refused values over its quota (1 MB, 1,024 keys); "
+                        + "they are kept on this device"))
+        case .accountChange:
+            // Another account's cloud: every value here stays, as the oldest version there is, so that
+            // the new cloud's values win and the names it lacks are pushed to it.
+            let all = lock.withLock { () -> [String] in
+                for (name, record) in records {
+                    if record.object == nil {
+                        records[name] = nil
+                    } else {
+                        records[name] = Record(
+                            stamp: SyncStamp(time: 0, device: device), pending: true, object: record.object)
+                    }
+                }
+                return Array(names)
+            }
+            reconcile(all)
+            schedulePush()
+        }
+    }
+
+    /// Applies the cloud's values of `names` that are newer than this device's.
+    private func reconcile(_ names: [String]) {
+        guard let context else { return }
+        for name in names {
+            guard let raw = cloud.object(forKey: name) else { continue }
+            context.applyFromCloud(CloudEntry(cloudObject: raw), forName: name, sync: self)
+        }
+    }
+
+    // MARK: Pushing
+
+    /// Pushes every change not pushed yet, then asks the cloud to send them. Returns the changes the
+    /// cloud's limits refused (kept on this device, not pushed).
+    @discardableResult
+    func push() -> [DefaultsError] {
+        let batch = lock.withLock { () -> [(name: String, record: Record)] in
+            pushScheduled = false
+            return records.filter(\.value.pending).map { ($0.key, $0.value) }.sorted { $0.name < $1.name }
+        }
+        guard !batch.isEmpty else { return [] }
+        var refused: [DefaultsError] = []
+        var cloudNewer: [String] = []
+        var sizes = cloud.dictionaryRepresentation().mapValues(Self.size)
+        for (name, record) in batch {
+            defer {
+                lock.withLock { if records[name]?.stamp == record.stamp { records[name]?.pending = false } }
+            }
+            if let raw = cloud.object(forKey: name), CloudEntry(cloudObject: raw).stamp > record.stamp {
+                cloudNewer.append(name)
+                continue
+            }
+            let entry = CloudEntry(stamp: record.stamp, object: record.object).cloudObject
+            if let reason = Self.limitExceeded(name: name, entry: entry, sizes: sizes) {
+                refused.append(.syncRefused(key: name, reason: reason))
+                continue
+            }
+            sizes[name] = Self.size(entry)
+            cloud.set(entry, forKey: name)
+        }
+        cloud.synchronize()
+        reconcile(cloudNewer)
+        return refused
+    }
+
+    /// Why the cloud would refuse `entry` under `name`, given the sizes of what it holds; nil if it fits.
+    private static func limitExceeded(name: String, entry: Any, sizes: [String: Int]) -> String? {
+        if name.utf8.count > CloudLimits.nameBytes {
+            return "iCloud's key-value store takes names of at most \(CloudLimits.nameBytes) bytes "
+                + "(this one has \(name.utf8.count))"
+        }
+        if sizes[name] == nil, sizes.count >= CloudLimits.keys {
+            return "iCloud's key-value store holds at most \(CloudLimits.keys) keys"
+        }
+        let size = Self.size(entry) + name.utf8.count
+        let others = sizes.filter { $0.key != name }.reduce(0) { $0 + $1.value + $1.key.utf8.count }
+        if others + size > CloudLimits.totalBytes {
+            return "iCloud's key-value store holds at most 1 MB in all (this value takes \(size) bytes, "
+                + "the others \(others))"
+        }
+        return nil
+    }
+
+    /// The bytes a cloud value takes, as a binary property list.
+    private static func size(_ object: Any) -> Int {
+        (try? PropertyListSerialization.data(fromPropertyList: object, format: .binary, options: 0))?.count ?? 0
+    }
+
+    /// Pushes after `debounce`, unless a push is scheduled already; with no debounce (a simulation), only
+    /// `flush()` pushes.
+    private func schedulePush() {
+        if lock.withLock({ scheduleLocked() }) { scheduleTimer() }
+    }
+
+    /// Called with `lock` held: whether a timer must be started (outside the lock).
+    private func scheduleLocked() -> Bool {
+        guard debounce != nil, !pushScheduled, records.values.contains(where: \.pending) else { return false }
+        pushScheduled = true
+        return true
+    }
+
+    private func scheduleTimer() {
+        guard let debounce else { return }
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + debounce) { [weak self] in
+            for error in self?.push() ?? [] { ErrorReporting.report(error) }
+        }
+    }
+
+    // MARK: Versions
+
+    /// A version newer than every one this device made or saw. Called with `lock` held.
+    private func nextStamp() -> SyncStamp {
+        let now = clock()
+        newestTime = now > newestTime ? now : newestTime.nextUp.nextUp
+        return SyncStamp(time: newestTime, device: device)
+    }
+
+    /// The versions as kept in the storage. Called with `lock` held.
+    private func savedForm() -> [String: Any] {
+        [
+            "device": device, "newest": newestTime,
+            "records": records.mapValues { record -> [String: Any] in
+                ["time": record.stamp.time, "device": record.stamp.device, "pending": record.pending]
+            },
+        ]
+    }
+
+    private func load(_ saved: [String: Any]) {
+        if let device = saved["device"] as? String { self.device = device }
+        newestTime = saved["newest"].flatMap { Double(userDefaultsObject: $0) } ?? 0
+        for case (let name, let record as [String: Any]) in saved["records"] as? [String: Any] ?? [:] {
+            guard let time = record["time"].flatMap({ Double(userDefaultsObject: $0) }),
+                let device = record["device"] as? String
+            else { continue }
+            let pending = record["pending"].flatMap { Bool(userDefaultsObject: $0) } ?? true
+            records[name] = Record(stamp: SyncStamp(time: time, device: device), pending: pending, object: nil)
+        }
+    }
+}

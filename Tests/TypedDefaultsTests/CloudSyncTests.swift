@@ -1,0 +1,432 @@
+import Foundation
+import Observation
+import Testing
+@_spi(CloudSimulation) import TypedDefaults
+
+private let syncedCount = UserDefaultTypedKey<Int>("syncCount", defaultValue: 0)
+private let syncedName = UserDefaultTypedKey<String?>("syncName")
+private let syncedTags = UserDefaultTypedKey<[String]>("syncTags", defaultValue: [])
+private let localOnly = UserDefaultTypedKey<Int>("syncLocalOnly", defaultValue: 0)
+private let syncedSize = UserDefaultTypedKey<Double>("syncSize", defaultValue: 12)
+
+/// One app install on one device: a store over its own storage, syncing through the device's copy of
+/// the simulated cloud. `relaunch` ends the app and starts it again over the same storage and copy.
+private final class SimulatedApp {
+    let storage = InMemoryStorage()
+    let device: FakeCloud.Device
+    let clock: @Sendable () -> Double
+    private(set) var store: DefaultsStore
+
+    init(_ cloud: FakeCloud, clock: @escaping @Sendable () -> Double) {
+        device = cloud.connect()
+        self.clock = clock
+        store = DefaultsStore(storage: storage)
+        launch()
+    }
+
+    private func launch() {
+        store.sync(syncedCount, syncedName, syncedTags, syncedSize, through: device, debounce: nil, clock: clock)
+    }
+
+    func relaunch() {
+        store = DefaultsStore(storage: InMemoryStorage())  // the old store (and its sync) ends
+        store = DefaultsStore(storage: storage)
+        launch()
+    }
+
+    func flush() throws { try store.flush() }
+}
+
+@Suite("Sync across devices: the engine, over a simulated cloud")
+struct CloudSyncTests {
+    // MARK: The simulation
+
+    /// Three devices write, remove and push at random while the cloud delays, reorders, duplicates,
+    /// drops and replays deliveries, and apps relaunch; once the network settles, every device holds
+    /// the newest value of every synced key (a removal included), so does a new device that joins then,
+    /// and the unsynced key never reached the cloud. Device clocks are skewed by up to 50 ms; changes are at least 110 ms apart, so "newest" is
+    /// the order they were made in.
+    @Test func afterAnySeededScheduleEveryDeviceHoldsTheNewestValueOfEveryKey() throws {
+        let schedules = 300
+        for seed in 0..<UInt64(schedules) {
+            try runSchedule(seed: seed)
+        }
+        print("cloud sync: \(schedules) seeded schedules, 3 devices, 150 steps each")
+    }
+
+    private func runSchedule(seed: UInt64) throws {
+        var random = SeededRandom(seed: seed)
+        let cloud = FakeCloud()
+        let time = SimulatedClock()
+        let apps = (0..<3).map { _ in
+            SimulatedApp(cloud, clock: time.reading(skew: Double.random(in: -0.05...0.05, using: &random)))
+        }
+        // The newest change of each key: its value, nil for a removal.
+        var newest: [String: Any?] = [:]
+        var written = 0
+        for _ in 0..<150 {
+            time.advance(by: Double.random(in: 0.11...0.5, using: &random))
+            let app = apps.randomElement(using: &random)!
+            switch Int.random(in: 0..<100, using: &random) {
+            case 0..<30:
+                written += 1
+                switch Int.random(in: 0..<3, using: &random) {
+                case 0:
+                    app.store[syncedCount] = written
+                    newest[syncedCount.name] = written
+                case 1:
+                    app.store[syncedName] = "name \(written)"
+                    newest[syncedName.name] = "name \(written)"
+                default:
+                    app.store[syncedTags] = ["tag \(written)"]
+                    newest[syncedTags.name] = ["tag \(written)"]
+                }
+            case 30..<38:
+                let key = [syncedCount.name, syncedName.name, syncedTags.name].randomElement(using: &random)!
+                switch key {
+                case syncedCount.name: app.store.remove(syncedCount)
+                case syncedName.name: app.store.remove(syncedName)
+                default: app.store.remove(syncedTags)
+                }
+                newest[key] = .some(nil)
+            case 38..<43:
+                app.store[localOnly] += 1
+            case 43..<58:
+                try app.flush()
+            case 58..<61:
+                app.relaunch()
+            default:
+                cloud.step(&random)
+            }
+        }
+        // The network settles: every message arrives, and every device pushes what it has left.
+        for _ in 0..<10 {
+            cloud.settle(&random)
+            for app in apps { try app.flush() }
+            if cloud.messagesInFlight == 0 { break }
+        }
+        #expect(cloud.messagesInFlight == 0, "seed \(seed): the devices never stopped pushing")
+        // A new device joins once the network settled: the cloud itself holds the newest values.
+        let newcomer = SimulatedApp(cloud, clock: time.reading(skew: 0))
+        cloud.deliverAll()
+        for (index, app) in (apps + [newcomer]).enumerated() {
+            let expectedCount = newest[syncedCount.name].map { $0 as? Int ?? 0 } ?? 0
+            let expectedName = newest[syncedName.name].flatMap { $0 as? String }
+            let expectedTags = newest[syncedTags.name].map { $0 as? [String] ?? [] } ?? []
+            #expect(app.store[syncedCount] == expectedCount, "seed \(seed), device \(index)")
+            #expect(app.store[syncedName] == expectedName, "seed \(seed), device \(index)")
+            #expect(app.store[syncedTags] == expectedTags, "seed \(seed), device \(index)")
+        }
+        #expect(!cloud.everUploaded.contains(localOnly.name), "seed \(seed)")
+        #expect(cloud.everUploaded.isSubset(of: [syncedCount.name, syncedName.name, syncedTags.name]))
+    }
+
+    // MARK: Named cases
+
+    @Test func aNewInstallWhileTheCloudHoldsValuesPullsFirstAndPushesNoDefault() throws {
+        let cloud = FakeCloud()
+        let time = SimulatedClock()
+        let first = SimulatedApp(cloud, clock: time.reading(skew: 0))
+        first.store[syncedCount] = 7
+        first.store[syncedSize] = 15
+        try first.flush()
+        cloud.deliverAll()
+
+        // Launched before its first fetch arrived: the copy is empty, and nothing is pushed.
+        time.advance(by: 60)
+        let second = SimulatedApp(cloud, clock: time.reading(skew: 0))
+        try second.flush()
+        #expect(cloud.uploads(from: second.device.index) == 0)
+        #expect(second.store[syncedCount] == 0)
+        cloud.deliverAll()
+        #expect(second.store[syncedCount] == 7)
+        #expect(second.store[syncedSize] == 15)
+        try second.flush()
+        #expect(cloud.uploads(from: second.device.index) == 0)
+        #expect(first.store[syncedCount] == 7)
+
+        // Relaunched after it: the values are there, and still nothing is pushed.
+        second.relaunch()
+        #expect(second.store[syncedCount] == 7)
+        try second.flush()
+        cloud.deliverAll()
+        #expect(cloud.uploads(from: second.device.index) == 0)
+    }
+
+    @Test func aSecondDeviceLaunchedBeforeTheFirstOnesPushArrivedTakesIt() throws {
+        let cloud = FakeCloud()
+        let time = SimulatedClock()
+        let first = SimulatedApp(cloud, clock: time.reading(skew: 0))
+        let second = SimulatedApp(cloud, clock: time.reading(skew: 0))
+        cloud.deliverAll()  // both initial fetches: an empty cloud
+        first.store[syncedName] = "from the first"
+        try first.flush()  // on its way, not arrived
+        time.advance(by: 1)
+        second.relaunch()
+        try second.flush()
+        #expect(cloud.uploads(from: second.device.index) == 0)
+        cloud.deliverAll()
+        #expect(second.store[syncedName] == "from the first")
+    }
+
+    /// Two devices change one key offline; the older change reaches the server last, yet the newer wins
+    /// everywhere.
+    @Test func offlineEditsOfOneKeyOnTwoDevicesEndWithTheNewerEverywhere() throws {
+        let cloud = FakeCloud()
+        let time = SimulatedClock()
+        let first = SimulatedApp(cloud, clock: time.reading(skew: 0))
+        let second = SimulatedApp(cloud, clock: time.reading(skew: 0))
+        cloud.deliverAll()
+        first.store[syncedCount] = 1
+        time.advance(by: 10)
+        second.store[syncedCount] = 2
+        try second.flush()
+        try first.flush()  // queued after the newer one: the server keeps the older, by arrival
+        cloud.deliverAll()
+        for _ in 0..<3 {
+            try first.flush()
+            try second.flush()
+            cloud.deliverAll()
+        }
+        #expect(first.store[syncedCount] == 2)
+        #expect(second.store[syncedCount] == 2)
+        let onServer = try #require(cloud.serverValues[syncedCount.name] as? [String: Any])
+        #expect(onServer["value"] as? Int == 2)
+    }
+
+    /// A change made here before an older cloud value arrives is kept, and pushed.
+    @Test func aLocalChangeRacingAnOlderCloudValueIsKept() throws {
+        let cloud = FakeCloud()
+        let time = SimulatedClock()
+        let first = SimulatedApp(cloud, clock: time.reading(skew: 0))
+        let second = SimulatedApp(cloud, clock: time.reading(skew: 0))
+        cloud.deliverAll()
+        first.store[syncedTags] = ["older"]
+        try first.flush()
+        time.advance(by: 5)
+        second.store[syncedTags] = ["newer"]
+        cloud.deliverAll()  // the older value reaches the second device, which changed it since
+        #expect(second.store[syncedTags] == ["newer"])
+        try second.flush()
+        cloud.deliverAll()
+        #expect(first.store[syncedTags] == ["newer"])
+    }
+
+    /// A device whose clock is an hour behind still wins with a change made after it saw another's.
+    @Test func aChangeMadeAfterSeeingAnotherWinsWhateverTheClocks() throws {
+        let cloud = FakeCloud()
+        let time = SimulatedClock()
+        let ahead = SimulatedApp(cloud, clock: time.reading(skew: 0))
+        let behind = SimulatedApp(cloud, clock: time.reading(skew: -3_600))
+        cloud.deliverAll()
+        ahead.store[syncedCount] = 1
+        try ahead.flush()
+        cloud.deliverAll()
+        #expect(behind.store[syncedCount] == 1)
+        time.advance(by: 1)
+        behind.store[syncedCount] = 2
+        try behind.flush()
+        cloud.deliverAll()
+        #expect(ahead.store[syncedCount] == 2)
+    }
+
+    /// A value that came from the cloud is not pushed back, and nothing bounces between devices.
+    @Test func noPingPong() throws {
+        let cloud = FakeCloud()
+        let time = SimulatedClock()
+        let first = SimulatedApp(cloud, clock: time.reading(skew: 0))
+        let second = SimulatedApp(cloud, clock: time.reading(skew: 0))
+        cloud.deliverAll()
+        for value in 1...5 {
+            time.advance(by: 1)
+            first.store[syncedCount] = value
+            try first.flush()
+            cloud.deliverAll()
+            try second.flush()
+            cloud.deliverAll()
+        }
+        #expect(second.store[syncedCount] == 5)
+        #expect(cloud.uploads(from: first.device.index) == 5)
+        #expect(cloud.uploads(from: second.device.index) == 0)
+        #expect(cloud.messagesInFlight == 0)
+    }
+
+    /// Removal syncs as removal, and an older value does not come back.
+    @Test func aRemovalSyncsAndNothingComesBack() throws {
+        let cloud = FakeCloud()
+        let time = SimulatedClock()
+        let first = SimulatedApp(cloud, clock: time.reading(skew: 0))
+        let second = SimulatedApp(cloud, clock: time.reading(skew: 0))
+        cloud.deliverAll()
+        first.store[syncedName] = "kept a while"
+        try first.flush()
+        cloud.deliverAll()
+        #expect(second.store[syncedName] == "kept a while")
+        time.advance(by: 1)
+        second.store.remove(syncedName)
+        try second.flush()
+        cloud.deliverAll()
+        #expect(first.store[syncedName] == nil)
+        #expect(!first.store.hasKey(syncedName))
+        first.relaunch()
+        second.relaunch()
+        cloud.deliverAll()
+        try first.flush()
+        try second.flush()
+        cloud.deliverAll()
+        #expect(first.store[syncedName] == nil && second.store[syncedName] == nil)
+    }
+
+    /// Observers and Swift's Observation hear a value that came from the cloud, with its old value.
+    @Test func observersHearACloudChange() throws {
+        let cloud = FakeCloud()
+        let time = SimulatedClock()
+        let first = SimulatedApp(cloud, clock: time.reading(skew: 0))
+        let second = SimulatedApp(cloud, clock: time.reading(skew: 0))
+        cloud.deliverAll()
+        let heard = Recorder<String>()
+        let token = second.store.observe(syncedCount) { heard.append("\($0.oldValue)->\($0.newValue)") }
+        defer { token.cancel() }
+        let tracked = Recorder<Bool>()
+        withObservationTracking {
+            _ = second.store[syncedCount]
+        } onChange: {
+            tracked.append(true)
+        }
+        first.store[syncedCount] = 4
+        try first.flush()
+        cloud.deliverAll()
+        #expect(heard.all == ["0->4"])
+        #expect(tracked.all == [true])
+    }
+
+    /// A value stored before syncing began (by the plain API, in a peer's form) is pushed when the
+    /// cloud has none, and reads back on the other device.
+    @Test func aValueStoredBeforeSyncingByThePlainAPIReadsBackElsewhere() throws {
+        let cloud = FakeCloud()
+        let time = SimulatedClock()
+        let storage = InMemoryStorage()
+        storage.set(14, forKey: syncedSize.name)  // an Int, as the plain API's set(14, forKey:) stores it
+        let device = cloud.connect()
+        let store = DefaultsStore(storage: storage)
+        cloud.deliverAll()
+        store.sync(syncedSize, through: device, debounce: nil, clock: time.reading(skew: 0))
+        try store.flush()
+        let other = SimulatedApp(cloud, clock: time.reading(skew: 0))
+        cloud.deliverAll()
+        #expect(other.store[syncedSize] == 14)
+    }
+
+    // MARK: Limits, account, timing
+
+    /// What the cloud would refuse is not pushed, and `flush()` says why; the value stays here.
+    @Test func theCloudsLimitsAreCheckedBeforeAPush() throws {
+        let cloud = FakeCloud()
+        let time = SimulatedClock()
+        let app = SimulatedApp(cloud, clock: time.reading(skew: 0))
+        let longName = UserDefaultTypedKey<Int>(String(repeating: "n", count: 65), defaultValue: 0)
+        let big = UserDefaultTypedKey<Data?>("syncBig")
+        app.store.sync(longName, big, through: app.device, debounce: nil, clock: time.reading(skew: 0))
+        app.store[longName] = 1
+        #expect(throws: DefaultsError.self) { try app.flush() }
+        app.store[big] = Data(count: 1_100_000)
+        do {
+            try app.flush()
+            Issue.record("a value over 1 MB was pushed")
+        } catch let DefaultsError.syncRefused(key, reason) {
+            #expect(key == "syncBig")
+            #expect(reason.contains("1 MB"))
+        }
+        #expect(app.store[big]?.count == 1_100_000)
+        #expect(cloud.uploads(from: app.device.index) == 0)
+        #expect(app.device.dictionaryRepresentation().isEmpty)
+
+        var keys: [UserDefaultTypedKey<Int>] = []
+        for index in 0..<1_025 {
+            let key = UserDefaultTypedKey<Int>("syncMany\(index)", defaultValue: 0)
+            keys.append(key)
+            app.store.sync(key, through: app.device, debounce: nil, clock: time.reading(skew: 0))
+            app.store[key] = index
+        }
+        // Pushed in the order of their names: the last is one too many.
+        do {
+            try app.flush()
+            Issue.record("a 1,025th key was pushed")
+        } catch let DefaultsError.syncRefused(key, reason) {
+            #expect(key == "syncMany999")
+            #expect(reason.contains("1024 keys") || reason.contains("1,024 keys"))
+        }
+        #expect(app.device.dictionaryRepresentation().count == 1_024)
+    }
+
+    /// A quota violation the cloud reports goes to `ErrorReporting`.
+    @Test func aQuotaViolationIsReported() throws {
+        let reported = Recorder<DefaultsError>()
+        ErrorReporting.setHandler { reported.append($0) }
+        defer { ErrorReporting.setHandler(nil) }
+        let cloud = FakeCloud()
+        let app = SimulatedApp(cloud, clock: SimulatedClock().reading(skew: 0))
+        cloud.deliverAll()
+        app.device.report(.quotaViolation)
+        #expect(
+            reported.all.contains {
+                if case .syncRefused(nil, let reason) = $0 { reason.contains("quota") } else { false }
+            })
+    }
+
+    /// Another account: the values here stay; the new account's cloud values win for the keys it holds,
+    /// and the others are pushed to it.
+    @Test func anAccountChangeKeepsLocalValuesAndStartsOverWithTheNewCloud() throws {
+        let cloud = FakeCloud()
+        let time = SimulatedClock()
+        let app = SimulatedApp(cloud, clock: time.reading(skew: 0))
+        cloud.deliverAll()
+        app.store[syncedCount] = 3
+        app.store[syncedName] = "mine"
+        try app.flush()
+        cloud.deliverAll()
+        time.advance(by: 10)
+        // Another account's cloud, where another device stored 40.
+        let theirs: [String: Any] = ["typedDefaults": 1, "modified": 1.0, "device": "another", "value": 40]
+        cloud.changeAccount(of: app.device, to: [syncedCount.name: theirs])
+        #expect(app.store[syncedCount] == 40)
+        #expect(app.store[syncedName] == "mine")
+        try app.flush()
+        let pushed = try #require(app.device.object(forKey: syncedName.name) as? [String: Any])
+        #expect(pushed["value"] as? String == "mine")
+    }
+
+    /// A change is pushed after the debounce with no `flush()`, and at once by `flush()`.
+    @Test func aChangeIsPushedAfterTheDebounceOrAtOnceByFlush() throws {
+        let cloud = FakeCloud()
+        let time = SimulatedClock()
+        let quick = cloud.connect()
+        let quickStore = DefaultsStore(storage: InMemoryStorage())
+        quickStore.sync(syncedCount, through: quick, debounce: 0.05, clock: time.reading(skew: 0))
+        quickStore[syncedCount] = 1
+        #expect(pollUntil { cloud.uploads(from: quick.index) == 1 })
+
+        let slow = cloud.connect()
+        let slowStore = DefaultsStore(storage: InMemoryStorage())
+        slowStore.sync(syncedCount, through: slow, debounce: 3_600, clock: time.reading(skew: 0))
+        slowStore[syncedCount] = 2
+        #expect(cloud.uploads(from: slow.index) == 0)
+        try slowStore.flush()
+        #expect(cloud.uploads(from: slow.index) == 1)
+    }
+
+    /// A cloud value no store could hold, or not in the library's form, never traps: the first is
+    /// ignored, the second read as the oldest version there is.
+    @Test func hostileCloudValuesNeverTrap() throws {
+        let cloud = FakeCloud()
+        let time = SimulatedClock()
+        let app = SimulatedApp(cloud, clock: time.reading(skew: 0))
+        cloud.deliverAll()
+        app.device.receive(
+            [(syncedCount.name, NSNull()), (syncedName.name, 42), (syncedTags.name, ["typedDefaults": 1])],
+            reason: .serverChange)
+        #expect(app.store[syncedCount] == 0)
+        #expect(app.store[syncedName] == nil)
+        #expect(app.store[syncedTags] == [])
+    }
+}
