@@ -50,6 +50,49 @@
         }
     }
 
+    /// Whether this process may use iCloud's key-value store: a test runner without the iCloud
+    /// entitlement keeps nothing in it.
+    private let ubiquitousStoreKeepsValues: Bool = {
+        guard #available(watchOS 9, *) else { return false }
+        let store = NSUbiquitousKeyValueStore.default
+        let probe = "typedDefaultsProbe.\(UUID().uuidString)"
+        store.set(1, forKey: probe)
+        defer { store.removeObject(forKey: probe) }
+        return store.object(forKey: probe) != nil
+    }()
+
+    @Suite("Apple platforms: sync through the real iCloud key-value store")
+    struct UbiquitousStoreTests {
+        /// A synced key's change reaches `NSUbiquitousKeyValueStore` at `flush()`, with its version; a key
+        /// that is not synced does not.
+        @Test(
+            .enabled(
+                if: ubiquitousStoreKeepsValues,
+                "this test runner has no iCloud key-value store (no entitlement): the engine is tested on "
+                    + "Linux against a simulated cloud"))
+        func aSyncedChangeReachesTheKeyValueStoreAtFlush() throws {
+            guard #available(watchOS 9, *) else { return }
+            try withSuite { _, store in
+                let synced = UserDefaultTypedKey<Int>(
+                    "typedDefaultsSynced.\(UUID().uuidString.prefix(8))", defaultValue: 0)
+                let local = UserDefaultTypedKey<Int>(
+                    "typedDefaultsLocal.\(UUID().uuidString.prefix(8))", defaultValue: 0)
+                let cloud = NSUbiquitousKeyValueStore.default
+                defer {
+                    cloud.removeObject(forKey: synced.name)
+                    cloud.removeObject(forKey: local.name)
+                }
+                store.sync(synced)
+                store[synced] = 5
+                store[local] = 6
+                try store.flush()
+                let entry = try #require(cloud.object(forKey: synced.name) as? [String: Any])
+                #expect(entry["value"] as? Int == 5)
+                #expect(cloud.object(forKey: local.name) == nil)
+            }
+        }
+    }
+
     #if canImport(SwiftUI)
         @Suite("Apple platforms: SwiftUI bindings")
         @MainActor

@@ -429,4 +429,41 @@ struct CloudSyncTests {
         #expect(app.store[syncedName] == nil)
         #expect(app.store[syncedTags] == [])
     }
+
+    /// Local writes on four threads while cloud changes arrive on another: no write is lost to a cloud
+    /// value that is older, and both devices end with the same value (ThreadSanitizer runs this too).
+    @Test func writesOnManyThreadsBesideCloudDeliveriesConverge() throws {
+        let cloud = FakeCloud()
+        let time = SimulatedClock()
+        let first = SimulatedApp(cloud, clock: time.reading(skew: 0))
+        let second = SimulatedApp(cloud, clock: time.reading(skew: 0))
+        cloud.deliverAll()
+        let firstStore = first.store
+        let secondStore = second.store
+        let done = DispatchGroup()
+        for thread in 0..<4 {
+            DispatchQueue.global().async(group: done) {
+                for index in 0..<50 {
+                    firstStore[syncedCount] = thread * 1_000 + index
+                    if index % 10 == 0 { try? firstStore.flush() }
+                }
+            }
+        }
+        DispatchQueue.global().async(group: done) {
+            for index in 0..<50 {
+                secondStore[syncedName] = "second \(index)"
+                try? secondStore.flush()
+                cloud.deliverAll()
+            }
+        }
+        #expect(done.wait(timeout: .now() + waitLimit) == .success)
+        for _ in 0..<3 {
+            try first.flush()
+            try second.flush()
+            cloud.deliverAll()
+        }
+        #expect(first.store[syncedCount] == second.store[syncedCount])
+        #expect(first.store[syncedName] == "second 49")
+        #expect(second.store[syncedName] == "second 49")
+    }
 }
