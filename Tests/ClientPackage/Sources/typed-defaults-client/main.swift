@@ -388,6 +388,13 @@ initialToken.cancel()
 group[.theme] = .dark
 group.removeAll(except: bookmarks)
 check(group[.theme] == .system && group[bookmarks].count == 1, "removeAll(except:) keeps the given keys")
+// Sync across devices (nothing to sync with where there is no iCloud) and Observation of changes made
+// elsewhere, as a model asks for them.
+group.sync(.theme, .recent)
+group.trackChangesElsewhere(of: .theme, .recent)
+group[.theme] = .light
+check(group[.theme] == .light, "a synced key reads and writes as any key")
+do { try group.flush() } catch { check(false, "flush with synced keys: \(error)") }
 
 // Leave the standard domain as it was found.
 for key in [UserDefaultTypedKeys.launchCount] { Defaults.remove(key) }
