@@ -1,7 +1,7 @@
 import Foundation
 import Observation
 import Testing
-import TypedDefaults
+@_spi(CloudSimulation) import TypedDefaults
 
 /// A storage that reports every change of a watched name as key-value observing does on Apple
 /// platforms: synchronously, on the writing thread, inside `set`, the library's own writes included.
@@ -182,5 +182,19 @@ struct ExternalChangeTests {
         let own = tracked()
         store[.launchCount] = 4
         #expect(own.all == [true])
+    }
+
+    /// A synced name changed by other means (the plain API, an app extension) is pushed like a change
+    /// made through a store, with no observer.
+    @Test func aSyncedNameChangedByOtherMeansIsPushed() throws {
+        let storage = FakeObservedStorage()
+        let store = DefaultsStore(storage: storage)
+        let cloud = FakeCloud()
+        let device = cloud.connect()
+        store.sync(.launchCount, through: device, debounce: nil, clock: SimulatedClock().reading(skew: 0))
+        storage.writeElsewhere(12, forKey: "launchCount")
+        try store.flush()
+        let entry = try #require(device.object(forKey: "launchCount") as? [String: Any])
+        #expect(entry["value"] as? Int == 12)
     }
 }

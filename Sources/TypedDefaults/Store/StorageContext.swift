@@ -540,6 +540,8 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
             }
         }
         engine?.start(names)
+        // A change made by other means (the plain API, an app extension: Apple platforms) is pushed too.
+        for name in names { keepWatchingExternalChanges(of: name) }
     }
 
     /// A change of `name` made on this device: versioned for the sync, if the name is synced, and the
