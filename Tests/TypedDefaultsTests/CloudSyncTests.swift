@@ -39,6 +39,16 @@ private final class SimulatedApp {
 
 @Suite("Sync across devices: the engine, over a simulated cloud")
 struct CloudSyncTests {
+    /// Two devices on one simulated cloud with one clock, each past its first fetch.
+    private func twoDevices() -> (FakeCloud, SimulatedClock, SimulatedApp, SimulatedApp) {
+        let cloud = FakeCloud()
+        let time = SimulatedClock()
+        let first = SimulatedApp(cloud, clock: time.reading(skew: 0))
+        let second = SimulatedApp(cloud, clock: time.reading(skew: 0))
+        cloud.deliverAll()
+        return (cloud, time, first, second)
+    }
+
     // MARK: The simulation
 
     /// Three devices write, remove and push at random while the cloud delays, reorders, duplicates,
@@ -55,7 +65,7 @@ struct CloudSyncTests {
     }
 
     private func runSchedule(seed: UInt64) throws {
-        var random = SeededRandom(seed: seed)
+        var random = SplitMix64(state: seed)
         let cloud = FakeCloud()
         let time = SimulatedClock()
         let apps = (0..<3).map { _ in
@@ -172,11 +182,7 @@ struct CloudSyncTests {
     /// Two devices change one key offline; the older change reaches the server last, yet the newer wins
     /// everywhere.
     @Test func offlineEditsOfOneKeyOnTwoDevicesEndWithTheNewerEverywhere() throws {
-        let cloud = FakeCloud()
-        let time = SimulatedClock()
-        let first = SimulatedApp(cloud, clock: time.reading(skew: 0))
-        let second = SimulatedApp(cloud, clock: time.reading(skew: 0))
-        cloud.deliverAll()
+        let (cloud, time, first, second) = twoDevices()
         first.store[syncedCount] = 1
         time.advance(by: 10)
         second.store[syncedCount] = 2
@@ -196,11 +202,7 @@ struct CloudSyncTests {
 
     /// A change made here before an older cloud value arrives is kept, and pushed.
     @Test func aLocalChangeRacingAnOlderCloudValueIsKept() throws {
-        let cloud = FakeCloud()
-        let time = SimulatedClock()
-        let first = SimulatedApp(cloud, clock: time.reading(skew: 0))
-        let second = SimulatedApp(cloud, clock: time.reading(skew: 0))
-        cloud.deliverAll()
+        let (cloud, time, first, second) = twoDevices()
         first.store[syncedTags] = ["older"]
         try first.flush()
         time.advance(by: 5)
@@ -232,11 +234,7 @@ struct CloudSyncTests {
 
     /// A value that came from the cloud is not pushed back, and nothing bounces between devices.
     @Test func noPingPong() throws {
-        let cloud = FakeCloud()
-        let time = SimulatedClock()
-        let first = SimulatedApp(cloud, clock: time.reading(skew: 0))
-        let second = SimulatedApp(cloud, clock: time.reading(skew: 0))
-        cloud.deliverAll()
+        let (cloud, time, first, second) = twoDevices()
         for value in 1...5 {
             time.advance(by: 1)
             first.store[syncedCount] = value
@@ -253,11 +251,7 @@ struct CloudSyncTests {
 
     /// Removal syncs as removal, and an older value does not come back.
     @Test func aRemovalSyncsAndNothingComesBack() throws {
-        let cloud = FakeCloud()
-        let time = SimulatedClock()
-        let first = SimulatedApp(cloud, clock: time.reading(skew: 0))
-        let second = SimulatedApp(cloud, clock: time.reading(skew: 0))
-        cloud.deliverAll()
+        let (cloud, time, first, second) = twoDevices()
         first.store[syncedName] = "kept a while"
         try first.flush()
         cloud.deliverAll()
@@ -279,11 +273,7 @@ struct CloudSyncTests {
 
     /// Observers and Swift's Observation hear a value that came from the cloud, with its old value.
     @Test func observersHearACloudChange() throws {
-        let cloud = FakeCloud()
-        let time = SimulatedClock()
-        let first = SimulatedApp(cloud, clock: time.reading(skew: 0))
-        let second = SimulatedApp(cloud, clock: time.reading(skew: 0))
-        cloud.deliverAll()
+        let (cloud, _, first, second) = twoDevices()
         let heard = Recorder<String>()
         let token = second.store.observe(syncedCount) { heard.append("\($0.oldValue)->\($0.newValue)") }
         defer { token.cancel() }
@@ -433,11 +423,7 @@ struct CloudSyncTests {
     /// Local writes on four threads while cloud changes arrive on another: no write is lost to a cloud
     /// value that is older, and both devices end with the same value (ThreadSanitizer runs this too).
     @Test func writesOnManyThreadsBesideCloudDeliveriesConverge() throws {
-        let cloud = FakeCloud()
-        let time = SimulatedClock()
-        let first = SimulatedApp(cloud, clock: time.reading(skew: 0))
-        let second = SimulatedApp(cloud, clock: time.reading(skew: 0))
-        cloud.deliverAll()
+        let (cloud, _, first, second) = twoDevices()
         let firstStore = first.store
         let secondStore = second.store
         let done = DispatchGroup()
