@@ -307,6 +307,23 @@ struct CloudSyncTests {
         #expect(other.store[syncedSize] == 14)
     }
 
+    /// A `Codable` value left as JSON text (sindresorhus/Defaults' form, and this library's) travels as
+    /// that text and reads back typed on the other device.
+    @Test func aValueInAPeersFormReadsBackElsewhere() throws {
+        let (cloud, time, first, second) = twoDevices()
+        let profileKey = UserDefaultTypedKey<Profile?>("syncProfile")
+        second.store.sync(profileKey, through: second.device, debounce: nil, clock: time.reading(skew: 0))
+        let json = #"{"name":"Ada","age":36}"#
+        first.storage.set(json, forKey: profileKey.name)  // as the peer left it
+        first.store.sync(profileKey, through: first.device, debounce: nil, clock: time.reading(skew: 0))
+        try first.flush()
+        cloud.deliverAll()
+        let entry = try #require(second.device.object(forKey: profileKey.name) as? [String: Any])
+        #expect(entry["value"] as? String == json)
+        #expect(second.store[profileKey] == first.store[profileKey])
+        #expect(second.store[profileKey] != nil)
+    }
+
     // MARK: Limits, account, timing
 
     /// What the cloud would refuse is not pushed, and `flush()` says why; the value stays here.
