@@ -155,9 +155,7 @@ extension DefaultsStore {
     ///
     /// - Parameter keys: The keys whose changes elsewhere Observation must hear.
     public func trackChangesElsewhere<each Value>(of keys: repeat UserDefaultTypedKey<each Value>) {
-        for key in repeat each keys {
-            context.keepWatchingExternalChanges(of: storedName(key))
-        }
+        for name in storedNames(repeat each keys) { context.keepWatchingExternalChanges(of: name) }
     }
 
     /// Registers a callback for the changes of `key`.

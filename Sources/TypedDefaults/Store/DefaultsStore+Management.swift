@@ -48,11 +48,7 @@ extension DefaultsStore {
     /// Defaults.removeAll(except: .sessionToken, .userID)
     /// ```
     public func removeAll<each Value>(except keys: repeat UserDefaultTypedKey<each Value>) {
-        var kept: Set<String> = []
-        for key in repeat each keys {
-            kept.insert(storedName(key))
-        }
-        removeAll(keeping: kept)
+        removeAll(keeping: Set(storedNames(repeat each keys)))
     }
 
     private func removeAll(keeping kept: Set<String>) {

@@ -83,6 +83,13 @@ public final class DefaultsStore: Sendable {
         bound(key).name
     }
 
+    /// The stored names of several keys, of any value types.
+    func storedNames<each Value>(_ keys: repeat UserDefaultTypedKey<each Value>) -> [String] {
+        var names: [String] = []
+        for key in repeat each keys { names.append(storedName(key)) }
+        return names
+    }
+
     // MARK: Reading and writing
 
     /// The value for `key`: what is stored (or passed as a launch argument), else the key's default.

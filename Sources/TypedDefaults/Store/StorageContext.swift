@@ -323,8 +323,7 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
         guard let tracked = tracked ?? trackedName(name), Propagation.isOn else {
             writeOrder.lock()
             defer { writeOrder.unlock() }
-            store(object, forName: name)
-            saver?.recordWrite(object, forName: name)
+            storeAndRecord(object, forName: name)
             if cloudSync != nil { noteForSync(object, forName: name) }
             return nil
         }
@@ -333,8 +332,7 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
         // Looked up in the order of changes: an observer added before a change is committed hears it.
         let observers = observers.observers(of: name)
         let oldObject = observers.isEmpty ? nil : storage.object(forKey: name)
-        store(object, forName: name)
-        saver?.recordWrite(object, forName: name)
+        storeAndRecord(object, forName: name)
         if cloudSync != nil { noteForSync(object, forName: name) }
         sequence &+= 1
         let newObject = observers.isEmpty ? nil : storage.object(forKey: name)
@@ -404,13 +402,19 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
             let newObject = storage.object(forKey: name)
             // A removal that leaves the registered default in view of a value equal to it: no read changes.
             if sameStoredObject(oldObject, newObject) { continue }
-            sequence &+= 1
-            commits.append(
-                Commit(
-                    tracked: trackedName(name), observers: observers.observers(of: name),
-                    change: ObjectChange(oldObject: oldObject, newObject: newObject, sequence: sequence)))
+            commits.append(numberedChange(of: name, from: oldObject, to: newObject))
         }
         return commits
+    }
+
+    /// A change the library did not make through `commit` (another process's save, a report of another
+    /// writer, a cloud value), numbered in the storage's order, with those who must hear it. Called with
+    /// `writeOrder` held.
+    private func numberedChange(of name: String, from oldObject: Any?, to newObject: Any?) -> Commit {
+        sequence &+= 1
+        return Commit(
+            tracked: trackedName(name), observers: observers.observers(of: name),
+            change: ObjectChange(oldObject: oldObject, newObject: newObject, sequence: sequence))
     }
 
     func announce(_ commits: [Commit]) {
@@ -432,6 +436,13 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
         writeOrder.lock()
         defer { writeOrder.unlock() }
         return (storage.object(forKey: name), sequence)
+    }
+
+    /// A change made here: into the storage, and into the saver's record of what to save (Linux).
+    /// Called with `writeOrder` held.
+    private func storeAndRecord(_ object: Any?, forName name: String) {
+        store(object, forName: name)
+        saver?.recordWrite(object, forName: name)
     }
 
     private func store(_ object: Any?, forName name: String) {
@@ -500,10 +511,7 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
             if sameStoredObject(now, entry.last) { return nil }
             externalWatches[name]?.last = now
             if cloudSync != nil { noteForSync(now, forName: name) }
-            sequence &+= 1
-            return Commit(
-                tracked: trackedName(name), observers: observers.observers(of: name),
-                change: ObjectChange(oldObject: entry.last, newObject: now, sequence: sequence))
+            return numberedChange(of: name, from: entry.last, to: now)
         }
         if let commit { announce(commit) }
     }
@@ -548,8 +556,7 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     /// versions kept beside the values. Called with `writeOrder` held.
     private func noteForSync(_ object: Any?, forName name: String) {
         guard name != CloudSync.recordName, let saved = cloudSync?.localChange(name, object: object) else { return }
-        store(saved, forName: CloudSync.recordName)
-        saver?.recordWrite(saved, forName: CloudSync.recordName)
+        storeAndRecord(saved, forName: CloudSync.recordName)
     }
 
     /// Stores a value that came from the cloud, if it is newer than this device's, without pushing it
@@ -560,16 +567,11 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
         let commit = writeOrder.withLock { () -> Commit? in
             guard let saved = sync.acceptCloud(entry, forName: name) else { return nil }
             let oldObject = storage.object(forKey: name)
-            store(entry.object, forName: name)
-            saver?.recordWrite(entry.object, forName: name)
-            store(saved, forName: CloudSync.recordName)
-            saver?.recordWrite(saved, forName: CloudSync.recordName)
+            storeAndRecord(entry.object, forName: name)
+            storeAndRecord(saved, forName: CloudSync.recordName)
             let newObject = storage.object(forKey: name)
             if sameStoredObject(oldObject, newObject) { return nil }
-            sequence &+= 1
-            return Commit(
-                tracked: trackedName(name), observers: observers.observers(of: name),
-                change: ObjectChange(oldObject: oldObject, newObject: newObject, sequence: sequence))
+            return numberedChange(of: name, from: oldObject, to: newObject)
         }
         if let commit { announce(commit) }
     }

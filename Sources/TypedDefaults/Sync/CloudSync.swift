@@ -220,7 +220,12 @@ final class CloudSync: @unchecked Sendable {
         guard !batch.isEmpty else { return [] }
         var refused: [DefaultsError] = []
         var cloudNewer: [String] = []
-        var sizes = cloud.dictionaryRepresentation().mapValues(Self.size)
+        // The bytes of each entry the cloud holds (its name's included), and their sum, kept up to date
+        // as entries are pushed: each entry is measured once.
+        var sizes = cloud.dictionaryRepresentation().reduce(into: [String: Int]()) { sizes, entry in
+            sizes[entry.key] = Self.size(entry.value) + entry.key.utf8.count
+        }
+        var total = sizes.values.reduce(0, +)
         for (name, record) in batch {
             defer {
                 lock.withLock { if records[name]?.stamp == record.stamp { records[name]?.pending = false } }
@@ -230,11 +235,16 @@ final class CloudSync: @unchecked Sendable {
                 continue
             }
             let entry = CloudEntry(stamp: record.stamp, object: record.object).cloudObject
-            if let reason = Self.limitExceeded(name: name, entry: entry, sizes: sizes) {
+            let size = Self.size(entry) + name.utf8.count
+            let others = total - (sizes[name] ?? 0)
+            if let reason = Self.limitExceeded(
+                name: name, size: size, isNew: sizes[name] == nil, keys: sizes.count, others: others)
+            {
                 refused.append(.syncRefused(key: name, reason: reason))
                 continue
             }
-            sizes[name] = Self.size(entry)
+            sizes[name] = size
+            total = others + size
             cloud.set(entry, forKey: name)
         }
         cloud.synchronize()
@@ -242,17 +252,16 @@ final class CloudSync: @unchecked Sendable {
         return refused
     }
 
-    /// Why the cloud would refuse `entry` under `name`, given the sizes of what it holds; nil if it fits.
-    private static func limitExceeded(name: String, entry: Any, sizes: [String: Int]) -> String? {
+    /// Why the cloud would refuse an entry of `size` bytes under `name` (a name it does not hold yet, when
+    /// `isNew`), beside `keys` keys whose other entries take `others` bytes; nil if it fits.
+    private static func limitExceeded(name: String, size: Int, isNew: Bool, keys: Int, others: Int) -> String? {
         if name.utf8.count > CloudLimits.nameBytes {
             return "iCloud's key-value store takes names of at most \(CloudLimits.nameBytes) bytes "
                 + "(this one has \(name.utf8.count))"
         }
-        if sizes[name] == nil, sizes.count >= CloudLimits.keys {
+        if isNew, keys >= CloudLimits.keys {
             return "iCloud's key-value store holds at most \(CloudLimits.keys) keys"
         }
-        let size = Self.size(entry) + name.utf8.count
-        let others = sizes.filter { $0.key != name }.reduce(0) { $0 + $1.value + $1.key.utf8.count }
         if others + size > CloudLimits.totalBytes {
             return "iCloud's key-value store holds at most 1 MB in all (this value takes \(size) bytes, "
                 + "the others \(others))"

@@ -22,9 +22,8 @@ extension DefaultsStore {
     /// - Parameter keys: The keys to sync.
     public func sync<each Value>(_ keys: repeat UserDefaultTypedKey<each Value>) {
         guard let cloud = SystemCloud.store else { return }
-        var names: [String] = []
-        for key in repeat each keys { names.append(storedName(key)) }
-        context.sync(names, cloud: cloud, debounce: 1, clock: { Date().timeIntervalSinceReferenceDate })
+        context.sync(
+            storedNames(repeat each keys), cloud: cloud, debounce: 1, clock: { Date().timeIntervalSinceReferenceDate })
     }
 
     /// ``sync(_:)`` through a simulated cloud, for tests: pushes after `debounce` (nil: only at
@@ -34,9 +33,7 @@ extension DefaultsStore {
         _ keys: repeat UserDefaultTypedKey<each Value>, through cloud: any CloudKeyValueStore,
         debounce: TimeInterval?, clock: @escaping @Sendable () -> Double
     ) {
-        var names: [String] = []
-        for key in repeat each keys { names.append(storedName(key)) }
-        context.sync(names, cloud: cloud, debounce: debounce, clock: clock)
+        context.sync(storedNames(repeat each keys), cloud: cloud, debounce: debounce, clock: clock)
     }
 }
 
