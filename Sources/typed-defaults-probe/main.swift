@@ -41,6 +41,8 @@
 //                                                       save in a loop until the signal comes
 //   typed-defaults-probe modify SUITE COUNT             print "ready", wait for a line, then modify "count"
 //                                                       (+1) COUNT times
+//   typed-defaults-probe set-on-line SUITE NAME         print "ready", wait for a line, then set the integer
+//                                                       NAME to 1, save, and print "saved"
 //
 // A store the library refuses to make prints "no store" and exits with 3. With PROBE_USER_ID set, a
 // probe started by root first becomes that user (and group), for tests of files it may not read.
@@ -357,6 +359,19 @@ case "modify":
             fail("\(error)")
         }
     }
+case "set-on-line":
+    guard arguments.count == 3 else { fail("set-on-line SUITE NAME") }
+    let key = UserDefaultTypedKey<Int>(arguments[2], defaultValue: 0)
+    _ = store[key]
+    say("ready")
+    _ = readLine()
+    store[key] = 1
+    do {
+        try store.flush()
+    } catch {
+        fail("\(error)")
+    }
+    say("saved")
 case "no-inotify":
     // Takes every inotify instance this user may have, then uses the suite.
     var taken: [Int32] = []

@@ -9,10 +9,16 @@
         /// replaces; a new file root makes in another user's folder is that user's. Returns the new
         /// version, or nil when it cannot be known for certain.
         ///
+        /// When `base`, the version the bytes were made from, has been written into in place meanwhile
+        /// (Foundation's `synchronize()`, which takes no lock), nothing is replaced and the result is
+        /// `.baseRewritten`: replacing it would drop what Foundation just saved.
+        ///
         /// No `fsync`: the claim is that values survive the process (exit, a kill), which the page cache
         /// guarantees; surviving a power cut would cost a disk flush per save, and Foundation's own
         /// `synchronize()` does not flush either.
-        func replace(with bytes: [UInt8], keeping existingOwner: FileOwner?) throws -> FileVersion? {
+        func replace(
+            with bytes: [UInt8], keeping existingOwner: FileOwner?, unlessRewritten base: FileVersion? = nil
+        ) throws -> Replaced {
             let owner = existingOwner ?? FileOwner.forNewFile(in: directory)
             let temporaryPath = directory + "/" + temporaryPrefix + randomSuffix(count: 12)
             let descriptor: Int32
@@ -35,6 +41,11 @@
                     }
                 }
                 try writeAll(bytes, to: descriptor, path: temporaryPath)
+                if let base, base.rewrittenInPlace {
+                    close(descriptor)
+                    unlink(temporaryPath)
+                    return .baseRewritten
+                }
                 guard rename(temporaryPath, path) == 0 else {
                     throw FileFailure.failed("cannot replace", path, .current)
                 }
@@ -46,8 +57,17 @@
             // Kept open, and trusted only if the name still leads to it.
             let written = FileVersion(written: descriptor)
             var status = stat()
-            guard lstat(path, &status) == 0, FileIdentity(status).sameFile(as: written.identity) else { return nil }
-            return written
+            guard lstat(path, &status) == 0, FileIdentity(status).sameFile(as: written.identity) else {
+                return .replaced(nil)
+            }
+            return .replaced(written)
+        }
+
+        enum Replaced {
+            /// The file was replaced; its new version, if it is certain.
+            case replaced(FileVersion?)
+            /// Nothing was replaced: the file the bytes were made from was written into meanwhile.
+            case baseRewritten
         }
 
         private func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws {
@@ -95,9 +115,24 @@
             }
         }
 
-        /// Removes the suite's file (a link there is removed, not followed). The lock file stays.
+        /// Keeps the file now at `path` (one Foundation wrote, about to be replaced) as `plainSavePath`:
+        /// a hard link under a temporary name, renamed over the last one kept (a link planted there is
+        /// replaced, not followed). Best effort: without it, only the processes that read that file see
+        /// what it dropped.
+        func keepAsPlainSave() {
+            let temporaryPath = directory + "/" + temporaryPrefix + randomSuffix(count: 12)
+            guard link(path, temporaryPath) == 0 else { return }
+            rename(temporaryPath, plainSavePath)
+            // Still there when the rename failed, or did nothing: two links to one file (a save that read
+            // the same plain save again) are left as they are.
+            unlink(temporaryPath)
+        }
+
+        /// Removes the suite's file and the last plain save kept beside it (a link there is removed, not
+        /// followed). The lock file stays.
         func removeFile() {
             unlink(path)
+            unlink(plainSavePath)
         }
 
         private func randomSuffix(count: Int) -> String {

@@ -17,6 +17,12 @@
             changed = status.st_ctim
         }
 
+        /// Whether `other` is this very file, whatever was written into it since.
+        func sameInode(as other: FileIdentity?) -> Bool {
+            guard let other else { return false }
+            return device == other.device && inode == other.inode
+        }
+
         func sameFile(as other: FileIdentity?) -> Bool {
             guard let other else { return false }
             return device == other.device && inode == other.inode && size == other.size
@@ -110,8 +116,20 @@
 
         deinit { close(descriptor) }
 
-        /// The whole file.
+        /// Whether someone wrote into this very file since it was opened or written: the library never
+        /// does (it replaces the file), Foundation's `synchronize()` rewrites it in place.
+        /// (Not the status change time: replacing the file's name changes that too.)
+        var rewrittenInPlace: Bool {
+            var status = stat()
+            guard fstat(descriptor, &status) == 0 else { return false }
+            let now = FileIdentity(status)
+            return now.size != identity.size || now.modified.tv_sec != identity.modified.tv_sec
+                || now.modified.tv_nsec != identity.modified.tv_nsec
+        }
+
+        /// The whole file, from its start.
         func readAll(path: String) throws -> [UInt8] {
+            guard lseek(descriptor, 0, SEEK_SET) == 0 else { throw FileFailure.failed("cannot read", path, .current) }
             var bytes: [UInt8] = []
             bytes.reserveCapacity(Int(identity.size) + 1)
             var buffer = [UInt8](repeating: 0, count: 1 << 20)

@@ -174,7 +174,7 @@
                 }
                 return nil
             }
-            guard pending.withLock({ !$0.changes.isEmpty }) else { return nil }
+            guard pending.withLock({ !$0.changes.isEmpty }) || !putBacks.isEmpty else { return nil }
             do {
                 let saved = try withFileLock(file) { try savePendingLocked(to: file) }
                 queueBringIn(saved.changedElsewhere, saving: saved.changes)
@@ -197,30 +197,59 @@
         ///
         /// With `atExit`, waits for the pending writes' lock only until then.
         private func savePendingLocked(to file: SuiteFile, atExit deadline: Date? = nil) throws -> Saved {
-            guard var changes = takePending(before: deadline) else {
+            guard let changes = takePending(before: deadline) else {
                 throw DefaultsError.saveFailed(suite: domain, reason: "the pending writes stayed locked at exit")
             }
-            guard !changes.isEmpty else { return Saved() }
+            guard !changes.isEmpty || !putBacks.isEmpty else { return Saved() }
             do {
                 if !removedStaleTemporaryFiles {
                     removedStaleTemporaryFiles = true
                     file.removeStaleTemporaryFiles()
                 }
-                var state = try look(at: file, movingAsideUnreadable: true)
-                // Values of this process's that Foundation's `synchronize()` wrote over: saved again now.
-                changes.merge(takePending(before: deadline) ?? [:]) { _, putBack in putBack }
-                for (name, object) in changes {
-                    state.contents[name] = object
+                var changedElsewhere: [ExactText: Any?] = [:]
+                var notice: DefaultsError?
+                var attempt = 0
+                while true {
+                    attempt += 1
+                    var state = try look(at: file, movingAsideUnreadable: true)
+                    changedElsewhere.merge(state.changedElsewhere) { _, later in later }
+                    notice = notice ?? state.notice
+                    // This process's values that Foundation's `synchronize()` wrote over, where the file
+                    // still holds what it wrote: saved again, under the lock, so that a change another
+                    // process made since is never undone. This process's own later writes come after them.
+                    var restored: [ExactText: Any?] = [:]
+                    for (name, putBack) in putBacks where sameStoredObject(state.contents[name], putBack.found) {
+                        state.contents[name] = putBack.restore
+                        restored.updateValue(putBack.restore, forKey: name)
+                    }
+                    for (name, object) in changes {
+                        state.contents[name] = object
+                    }
+                    let bytes = try Self.encode(state.contents)
+                    let looked = known
+                    known = nil
+                    // The file this save replaces stays readable to the processes that have not read it.
+                    if state.writtenByFoundation { file.keepAsPlainSave() }
+                    // Foundation may write into the file while this save reads it and makes the new one:
+                    // then it is read again (a few times; a writer that never stops gets the last word).
+                    let base = attempt < Self.rereadsForPlainSaves ? state.read : nil
+                    guard
+                        case .replaced(let version) = try file.replace(
+                            with: bytes, keeping: state.owner, unlessRewritten: base)
+                    else {
+                        known = looked
+                        continue
+                    }
+                    known = (version, state.contents)
+                    knownIsPlainSave = false
+                    putBacks.removeAll()
+                    let now = Date()
+                    for (name, object) in restored.merging(changes, uniquingKeysWith: { $1 }) {
+                        recentlySaved[name] = (object, now)
+                    }
+                    forgetOldSaves(now)
+                    return Saved(notice: notice, changes: changes, changedElsewhere: changedElsewhere)
                 }
-                let bytes = try Self.encode(state.contents)
-                known = nil
-                let version = try file.replace(with: bytes, keeping: state.owner)
-                known = (version, state.contents)
-                let now = Date()
-                for (name, object) in changes {
-                    recentlySaved[name] = (object, now)
-                }
-                return Saved(notice: state.notice, changes: changes, changedElsewhere: state.changedElsewhere)
             } catch {
                 restorePending(changes)
                 throw error
@@ -270,17 +299,35 @@
 
         // MARK: Other processes' saves
 
-        /// How many times a save reads an empty or unreadable file before it moves it aside, and how long
-        /// it waits between two reads: Foundation's in-place write of a big suite takes milliseconds.
-        static let halfWrittenLooks = 5
-        static let halfWrittenWait: TimeInterval = 0.02
+        /// How long a save reads an unreadable file again before it moves it aside, and how long it waits
+        /// between two reads. Foundation's `synchronize()` rewrites the file in place (truncates it, then
+        /// writes XML), which takes milliseconds, but a writer the scheduler stops in between leaves it
+        /// empty or half written for longer: on a loaded machine a tenth of a second was not enough, and
+        /// moving aside the file it was writing lost values (seen here). So an empty file or the start of
+        /// XML gets a second; other bytes, which nobody is writing, a tenth.
+        static let halfWrittenPatience: TimeInterval = 0.1
+        static let foundationWritePatience: TimeInterval = 1
+        static let halfWrittenWait: TimeInterval = 0.01
+        /// How many times a save reads the file again when Foundation wrote into it while the save was
+        /// making the new one.
+        static let rereadsForPlainSaves = 5
 
         /// How long after saving a value this process puts it back when a file Foundation's
         /// `synchronize()` wrote drops or changes it (see `look`).
         static let clobberWindow: TimeInterval = 1
 
-        /// What this process saved in the last `clobberWindow`, by name. Guarded by `saving`.
+        /// What this process saved in the last `clobberWindow` (and maybe a little longer), by name.
+        /// Guarded by `saving`.
         private var recentlySaved: [ExactText: (object: Any?, at: Date)] = [:]
+        private var forgotOldSavesAt = Date.distantPast
+        /// The version of the suite's last plain save (`SuiteFile.plainSavePath`) this process has looked at.
+        /// Guarded by `saving`.
+        private var plainSaveSeen: FileIdentity?
+        /// Whether the version in `known` is one Foundation's `synchronize()` wrote. Guarded by `saving`.
+        private var knownIsPlainSave = false
+        /// Values of `recentlySaved` that Foundation wrote over, to be saved again by the next save if the
+        /// file still holds what Foundation wrote (`found`). Guarded by `saving`.
+        private var putBacks: [ExactText: (found: Any?, restore: Any?)] = [:]
 
         /// What a look at the file found.
         private struct FileState {
@@ -289,6 +336,10 @@
             var changedElsewhere: [ExactText: Any?]
             var owner: FileOwner?
             var notice: DefaultsError?
+            /// The file is one Foundation's `synchronize()` wrote (not a binary property list).
+            var writtenByFoundation = false
+            /// The version `contents` were read from; nil when there was no file, or it was unreadable.
+            var read: FileVersion?
         }
 
         /// Reads the file, unless it is the version this process last read or wrote, and works out which
@@ -300,25 +351,36 @@
             var state = FileState(contents: [:], changedElsewhere: [:], owner: existing?.owner)
             if let known, let version = known.version, version.identity == existing?.identity {
                 state.contents = known.contents
+                state.writtenByFoundation = knownIsPlainSave
+                state.read = version
                 return state
+            }
+            // Foundation's `synchronize()` may have written into the version this process knew, which
+            // someone has replaced since: what it wrote is read through that version, held open.
+            var writtenOver: [ExactText: Any]?
+            if let version = known?.version, !version.identity.sameInode(as: existing?.identity),
+                version.rewrittenInPlace, let bytes = try? version.readAll(path: file.path)
+            {
+                writtenOver = Self.parse(bytes)
             }
             var writtenByFoundation = false
             if existing != nil {
                 // Foundation's `synchronize()` rewrites the file in place, without the lock: an empty or
                 // unreadable file may be one it is writing now. Never read as "no values"; a save looks
-                // again a few times before it gives up on the file.
+                // again for a while before it gives up on the file.
                 var parsed: [ExactText: Any]?
-                for attempt in 0..<(movingAsideUnreadable ? Self.halfWrittenLooks : 1) {
-                    if attempt > 0 {
-                        Thread.sleep(forTimeInterval: Self.halfWrittenWait)
-                        existing = try FileVersion.open(file.path)
-                    }
-                    guard let current = existing else { break }
+                let started = Date()
+                while let current = existing {
                     state.owner = current.owner
                     let bytes = try current.readAll(path: file.path)
                     parsed = bytes.isEmpty ? nil : Self.parse(bytes)
                     writtenByFoundation = !bytes.starts(with: Array("bplist".utf8))
-                    if parsed != nil { break }
+                    guard parsed == nil, movingAsideUnreadable else { break }
+                    let beingWritten = bytes.isEmpty || bytes.first == UInt8(ascii: "<")
+                    let patience = beingWritten ? Self.foundationWritePatience : Self.halfWrittenPatience
+                    guard Date().timeIntervalSince(started) < patience else { break }
+                    Thread.sleep(forTimeInterval: Self.halfWrittenWait)
+                    existing = try FileVersion.open(file.path)
                 }
                 if let parsed {
                     state.contents = parsed
@@ -332,6 +394,11 @@
                     return state
                 }
             }
+            state.writtenByFoundation = writtenByFoundation
+            // A file Foundation wrote that another process's save has replaced since this process last
+            // looked: read after the suite's file, since that save keeps it before it replaces the file.
+            let plainSave = newPlainSave(file)
+            let knew = known?.contents ?? [:]
             if let known {
                 for (name, object) in state.contents where !sameStoredObject(object, known.contents[name]) {
                     state.changedElsewhere.updateValue(object, forKey: name)
@@ -341,23 +408,53 @@
                 }
             }
             known = (existing, state.contents)
-            if writtenByFoundation { putBackWhatSynchronizeWroteOver(&state) }
+            knownIsPlainSave = writtenByFoundation
+            state.read = existing
+            for wrote in [writtenOver, plainSave, writtenByFoundation ? state.contents : nil].compactMap({ $0 }) {
+                putBackWhatSynchronizeWroteOver(wrote, knew: knew, &state)
+            }
             return state
         }
 
-        /// Foundation's `synchronize()` in another process reads the file, adds its own changes and
-        /// rewrites it, without the lock: a save this process made in between is dropped from the file. So
-        /// a value this process saved in the last `clobberWindow` that a file Foundation wrote drops or
-        /// changes is not taken as a change: it is written again, and saved by this save or the next.
-        /// Among concurrent writes, the library's win; a change the plain API makes to a name after that
-        /// window is taken as usual. Called with `saving` held.
-        private func putBackWhatSynchronizeWroteOver(_ state: inout FileState) {
-            let cutoff = Date(timeIntervalSinceNow: -Self.clobberWindow)
-            recentlySaved = recentlySaved.filter { $0.value.at > cutoff }
-            for (name, saved) in recentlySaved where state.changedElsewhere[name] != nil {
-                state.changedElsewhere[name] = nil
-                recordWrite(saved.object, forName: name.text)
+        /// What the suite's last plain save holds, if it is not the version this process last looked at.
+        /// Called with `saving` held.
+        private func newPlainSave(_ file: SuiteFile) -> [ExactText: Any]? {
+            guard let version = try? FileVersion.open(file.plainSavePath) else {
+                plainSaveSeen = nil
+                return nil
             }
+            guard version.identity != plainSaveSeen else { return nil }
+            plainSaveSeen = version.identity
+            return (try? version.readAll(path: file.plainSavePath)).flatMap(Self.parse)
+        }
+
+        /// Foundation's `synchronize()` in another process reads the file, adds its own changes and
+        /// rewrites it in place, without the lock: a save made in between is dropped from the file. So a
+        /// value this process saved in the last `clobberWindow` and still knew there, which what
+        /// Foundation `wrote` drops or changes, is not taken as a change: the next save writes it again,
+        /// if the file still holds what Foundation wrote there (a later change by anyone stands). Among
+        /// concurrent writes, the library's win; a change the plain API makes to a name after that window
+        /// is taken as usual. Called with `saving` held.
+        private func putBackWhatSynchronizeWroteOver(
+            _ wrote: [ExactText: Any], knew: [ExactText: Any], _ state: inout FileState
+        ) {
+            let cutoff = Date(timeIntervalSinceNow: -Self.clobberWindow)
+            for (name, saved) in recentlySaved
+            where saved.at > cutoff && sameStoredObject(knew[name], saved.object)
+                && !sameStoredObject(wrote[name], saved.object)
+                && sameStoredObject(state.contents[name], wrote[name])
+            {
+                putBacks[name] = (wrote[name], saved.object)
+                state.changedElsewhere[name] = nil
+            }
+        }
+
+        /// Drops saves older than `clobberWindow` from `recentlySaved`, at most once a window.
+        private func forgetOldSaves(_ now: Date) {
+            guard now.timeIntervalSince(forgotOldSavesAt) >= Self.clobberWindow else { return }
+            forgotOldSavesAt = now
+            let cutoff = now.addingTimeInterval(-Self.clobberWindow)
+            recentlySaved = recentlySaved.filter { $0.value.at > cutoff }
         }
 
         /// What looks at the file found that others saved, in the order of the looks, not yet in memory:
@@ -433,12 +530,14 @@
         /// Called by the watcher when the file may have changed: brings in what someone else saved.
         func fileMayHaveChanged() {
             guard let file else { return }
-            withSaving {
+            let mustPutBack = withSaving {
                 if let state = try? look(at: file, movingAsideUnreadable: false) {
                     queueBringIn(state.changedElsewhere)
                 }
+                return !putBacks.isEmpty
             }
             bringInQueued()
+            if mustPutBack { SaveScheduler.shared.schedule(self, after: Self.saveDelay) }
         }
 
         func exclusively<Result>(_ body: () throws -> Result) throws -> Result {
@@ -521,7 +620,9 @@
                 }
             }
             defer { if !holdsSaving { saving.unlock() } }
-            guard pending.withLock(before: deadline, { !$0.changes.isEmpty }) ?? true else { return }
+            guard pending.withLock(before: deadline, { !$0.changes.isEmpty }) ?? true || !putBacks.isEmpty else {
+                return
+            }
             do {
                 if holdsSaving && held.holdsFileLock {
                     _ = try savePendingLocked(to: file, atExit: deadline)

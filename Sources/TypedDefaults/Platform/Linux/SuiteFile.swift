@@ -16,6 +16,9 @@
         let lockPath: String
         /// The temporary files of this suite start with it; a random suffix follows.
         let temporaryPrefix: String
+        /// Beside the file: the last file Foundation's `synchronize()` wrote that a library save then
+        /// replaced, kept so that every library process can see what it dropped (see `LinuxSaver.look`).
+        let plainSavePath: String
 
         /// The files of `domain`, or nil when `domain` is not a plain file name.
         init?(domain: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
@@ -30,6 +33,7 @@
             path = directory + "/" + fileName
             lockPath = directory + "/." + domain + ".plist.lock"
             temporaryPrefix = "." + domain + ".plist.tmp-"
+            plainSavePath = directory + "/." + domain + ".plist.plain-save"
         }
 
         /// Creates the folder, as Foundation does at its first save.
