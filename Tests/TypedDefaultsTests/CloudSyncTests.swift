@@ -366,6 +366,35 @@ struct CloudSyncTests {
         #expect(app.device.dictionaryRepresentation().count == 1_024)
     }
 
+    /// Several refused values at one `flush()`: it throws the first, and every other one is reported, not
+    /// lost with it.
+    @Test func aFlushWithSeveralRefusedValuesThrowsOneAndReportsTheOthers() throws {
+        let reported = Recorder<DefaultsError>()
+        ErrorReporting.setHandler { reported.append($0) }
+        defer { ErrorReporting.setHandler(nil) }
+        let cloud = FakeCloud()
+        let time = SimulatedClock()
+        let app = SimulatedApp(cloud, clock: time.reading(skew: 0))
+        let names = ["syncRefusedFirst", "syncRefusedSecond", "syncRefusedThird"]
+        let keys = names.map { UserDefaultTypedKey<Data?>($0) }
+        for key in keys {
+            app.store.sync(key, through: app.device, debounce: nil, clock: time.reading(skew: 0))
+            app.store[key] = Data(count: 1_100_000)
+        }
+        var thrown: String?
+        do {
+            try app.flush()
+        } catch let DefaultsError.syncRefused(key, _) {
+            thrown = key
+        }
+        let others = reported.all.compactMap { error -> String? in
+            if case .syncRefused(let key?, _) = error, names.contains(key) { key } else { nil }
+        }
+        #expect(thrown != nil, "flush() threw nothing")
+        #expect(Set(others + [thrown].compactMap { $0 }) == Set(names), "thrown \(thrown ?? "-"), reported \(others)")
+        #expect(others.count == 2)
+    }
+
     /// A quota violation the cloud reports goes to `ErrorReporting`.
     @Test func aQuotaViolationIsReported() throws {
         let reported = Recorder<DefaultsError>()

@@ -233,6 +233,10 @@ public final class DefaultsStore: Sendable {
     /// You never need to call it for values to last: on Linux the library saves a moment after a write
     /// and when the process exits, and on Apple platforms the system does. Call it to know the values
     /// are on disk, or to learn that they cannot be written (a read-only home, a full disk).
+    ///
+    /// Synced keys (``sync(_:)``) are pushed at once too. A value the cloud would refuse throws
+    /// ``DefaultsError/syncRefused(key:reason:)``; when several are refused, one is thrown and the others
+    /// go to ``ErrorReporting``.
     public func flush() throws {
         try context.flush()
     }

@@ -528,7 +528,10 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     /// Saves pending writes now (Linux), then pushes the synced names' changes not pushed yet.
     func flush() throws {
         try saver?.flush()
-        if let refused = writeOrder.withLock({ cloudSync })?.push().first { throw refused }
+        let refused = writeOrder.withLock({ cloudSync })?.push() ?? []
+        // One error is thrown; the others would be lost with it, so they are reported.
+        for other in refused.dropFirst() { ErrorReporting.report(other) }
+        if let first = refused.first { throw first }
     }
 
     // MARK: Syncing through a cloud
