@@ -369,9 +369,10 @@ struct CloudSyncTests {
     /// Several refused values at one `flush()`: it throws the first, and every other one is reported, not
     /// lost with it.
     @Test func aFlushWithSeveralRefusedValuesThrowsOneAndReportsTheOthers() throws {
-        let reported = Recorder<DefaultsError>()
-        ErrorReporting.setHandler { reported.append($0) }
-        defer { ErrorReporting.setHandler(nil) }
+        try withReportedErrors { reported in try flushSeveralRefusedValues(reported) }
+    }
+
+    private func flushSeveralRefusedValues(_ reported: Recorder<DefaultsError>) throws {
         let cloud = FakeCloud()
         let time = SimulatedClock()
         let app = SimulatedApp(cloud, clock: time.reading(skew: 0))
@@ -397,17 +398,16 @@ struct CloudSyncTests {
 
     /// A quota violation the cloud reports goes to `ErrorReporting`.
     @Test func aQuotaViolationIsReported() throws {
-        let reported = Recorder<DefaultsError>()
-        ErrorReporting.setHandler { reported.append($0) }
-        defer { ErrorReporting.setHandler(nil) }
-        let cloud = FakeCloud()
-        let app = SimulatedApp(cloud, clock: SimulatedClock().reading(skew: 0))
-        cloud.deliverAll()
-        app.device.report(.quotaViolation)
-        #expect(
-            reported.all.contains {
-                if case .syncRefused(nil, let reason) = $0 { reason.contains("quota") } else { false }
-            })
+        withReportedErrors { reported in
+            let cloud = FakeCloud()
+            let app = SimulatedApp(cloud, clock: SimulatedClock().reading(skew: 0))
+            cloud.deliverAll()
+            app.device.report(.quotaViolation)
+            #expect(
+                reported.all.contains {
+                    if case .syncRefused(nil, let reason) = $0 { reason.contains("quota") } else { false }
+                })
+        }
     }
 
     /// Another account: the values here stay; the new account's cloud values win for the keys it holds,

@@ -1,6 +1,7 @@
 import Foundation
 import TestEnvironment
 import Testing
+import TypedDefaults
 
 // MARK: The run's own configuration folder
 
@@ -60,4 +61,18 @@ func pollUntil(_ limit: TimeInterval = waitLimit, _ condition: () throws -> Bool
         usleep(2_000)
     }
     return true
+}
+
+/// `ErrorReporting` has one handler for the whole process: the tests that read what it reports take
+/// turns, so that one test's handler (or its removal) never takes another's reports.
+private let reportingTurn = NSLock()
+
+/// Runs `body` with what `ErrorReporting` reports meanwhile recorded, holding the turn.
+func withReportedErrors(_ body: (Recorder<DefaultsError>) throws -> Void) rethrows {
+    reportingTurn.lock()
+    defer { reportingTurn.unlock() }
+    let reported = Recorder<DefaultsError>()
+    ErrorReporting.setHandler { reported.append($0) }
+    defer { ErrorReporting.setHandler(nil) }
+    try body(reported)
 }
