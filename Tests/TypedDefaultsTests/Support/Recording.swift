@@ -38,12 +38,7 @@ final class Recorder<Element: Sendable>: Sendable {
     }
 
     /// Polls until `count` have come, up to a deadline; whether they did.
-    func waitForCount(_ expected: Int, within seconds: TimeInterval = 10) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        while count < expected {
-            guard Date() < deadline else { return false }
-            usleep(1_000)
-        }
-        return true
+    func waitForCount(_ expected: Int, within seconds: TimeInterval = waitLimit) -> Bool {
+        pollUntil(seconds) { count >= expected }
     }
 }

@@ -55,7 +55,8 @@
         /// What the file held when this process last read or wrote it, and that version, held open (nil
         /// when it is unknown, or there was no file): a save or a look that finds the same version does
         /// not read and parse it again, and what differs from it was saved by someone else.
-        private var known: (version: FileVersion?, contents: [ExactText: Any])?
+        /// Also whether Foundation's `synchronize()` wrote that version (`writtenByFoundation`).
+        private var known: (version: FileVersion?, contents: [ExactText: Any], writtenByFoundation: Bool)?
         private var removedStaleTemporaryFiles = false
         private let receiver = Locked<WeakReceiver>(WeakReceiver())
         private let preparing = NSLock()
@@ -208,9 +209,8 @@
                 }
                 var changedElsewhere: [ExactText: Any?] = [:]
                 var notice: DefaultsError?
-                var attempt = 0
+                var rereads = 0
                 while true {
-                    attempt += 1
                     var state = try look(at: file, movingAsideUnreadable: true)
                     changedElsewhere.merge(state.changedElsewhere) { _, later in later }
                     notice = notice ?? state.notice
@@ -232,16 +232,16 @@
                     if state.writtenByFoundation { file.keepAsPlainSave() }
                     // Foundation may write into the file while this save reads it and makes the new one:
                     // then it is read again (a few times; a writer that never stops gets the last word).
-                    let base = attempt < Self.rereadsForPlainSaves ? state.read : nil
+                    let base = rereads < Self.rereadsForPlainSaves ? state.read : nil
                     guard
                         case .replaced(let version) = try file.replace(
                             with: bytes, keeping: state.owner, unlessRewritten: base)
                     else {
                         known = looked
+                        rereads += 1
                         continue
                     }
-                    known = (version, state.contents)
-                    knownIsPlainSave = false
+                    known = (version, state.contents, false)
                     putBacks.removeAll()
                     let now = Date()
                     for (name, object) in restored.merging(changes, uniquingKeysWith: { $1 }) {
@@ -323,8 +323,6 @@
         /// The version of the suite's last plain save (`SuiteFile.plainSavePath`) this process has looked at.
         /// Guarded by `saving`.
         private var plainSaveSeen: FileIdentity?
-        /// Whether the version in `known` is one Foundation's `synchronize()` wrote. Guarded by `saving`.
-        private var knownIsPlainSave = false
         /// Values of `recentlySaved` that Foundation wrote over, to be saved again by the next save if the
         /// file still holds what Foundation wrote (`found`). Guarded by `saving`.
         private var putBacks: [ExactText: (found: Any?, restore: Any?)] = [:]
@@ -351,7 +349,7 @@
             var state = FileState(contents: [:], changedElsewhere: [:], owner: existing?.owner)
             if let known, let version = known.version, version.identity == existing?.identity {
                 state.contents = known.contents
-                state.writtenByFoundation = knownIsPlainSave
+                state.writtenByFoundation = known.writtenByFoundation
                 state.read = version
                 return state
             }
@@ -407,8 +405,7 @@
                     state.changedElsewhere.updateValue(nil, forKey: name)
                 }
             }
-            known = (existing, state.contents)
-            knownIsPlainSave = writtenByFoundation
+            known = (existing, state.contents, writtenByFoundation)
             state.read = existing
             for wrote in [writtenOver, plainSave, writtenByFoundation ? state.contents : nil].compactMap({ $0 }) {
                 putBackWhatSynchronizeWroteOver(wrote, knew: knew, &state)
