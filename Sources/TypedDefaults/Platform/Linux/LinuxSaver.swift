@@ -185,12 +185,19 @@
             }
         }
 
-        /// What a save did: the notice it gives, the writes it saved, and what others had saved meanwhile,
-        /// which the caller brings into memory.
+        /// What a save did: the notice it gives, the writes it saved, and what its looks at the file found,
+        /// from which the caller works out what others had saved meanwhile and brings it into memory.
         private struct Saved {
             var notice: DefaultsError?
             var changes: [ExactText: Any?] = [:]
-            var changedElsewhere: [ExactText: Any?] = [:]
+            var looks: [FileState] = []
+
+            /// What others had saved meanwhile, look after look. Worked out by the caller once the file
+            /// lock is released: comparing every value of a big suite is work no other process must wait
+            /// for.
+            var changedElsewhere: [ExactText: Any?] {
+                looks.reduce(into: [:]) { changed, look in changed.merge(look.changedElsewhere) { _, later in later } }
+            }
         }
 
         /// Saves every pending write into `file`, whose lock this process holds, and says what others saved
@@ -207,12 +214,12 @@
                     removedStaleTemporaryFiles = true
                     file.removeStaleTemporaryFiles()
                 }
-                var changedElsewhere: [ExactText: Any?] = [:]
+                var looks: [FileState] = []
                 var notice: DefaultsError?
                 var rereads = 0
                 while true {
                     var state = try look(at: file, movingAsideUnreadable: true)
-                    changedElsewhere.merge(state.changedElsewhere) { _, later in later }
+                    looks.append(state)
                     notice = notice ?? state.notice
                     // This process's values that Foundation's `synchronize()` wrote over, where the file
                     // still holds what it wrote: saved again, under the lock, so that a change another
@@ -248,7 +255,7 @@
                         recentlySaved[name] = (object, now)
                     }
                     forgetOldSaves(now)
-                    return Saved(notice: notice, changes: changes, changedElsewhere: changedElsewhere)
+                    return Saved(notice: notice, changes: changes, looks: looks)
                 }
             } catch {
                 restorePending(changes)
@@ -330,14 +337,37 @@
         /// What a look at the file found.
         private struct FileState {
             var contents: [ExactText: Any]
-            /// The names whose value differs from what the file held when this process last looked.
-            var changedElsewhere: [ExactText: Any?]
+            /// What the file held when this process last looked, when this look read something else.
+            var previous: [ExactText: Any]?
+            /// Names whose value this process puts back (see `putBackWhatSynchronizeWroteOver`): not changes.
+            var puttingBack: Set<ExactText> = []
             var owner: FileOwner?
             var notice: DefaultsError?
             /// The file is one Foundation's `synchronize()` wrote (not a binary property list).
             var writtenByFoundation = false
             /// The version `contents` were read from; nil when there was no file, or it was unreadable.
             var read: FileVersion?
+
+            /// The names whose value differs from what the file held when this process last looked.
+            var changedElsewhere: [ExactText: Any?] {
+                guard let previous else { return [:] }
+                var changed: [ExactText: Any?] = [:]
+                var kept = 0
+                for (name, object) in contents {
+                    let old = previous[name]
+                    if old != nil { kept += 1 }
+                    if !puttingBack.contains(name), !sameStoredObject(object, old) {
+                        changed.updateValue(object, forKey: name)
+                    }
+                }
+                // Removed names, unless every name known is still there (the usual case).
+                if kept < previous.count {
+                    for name in previous.keys where contents[name] == nil && !puttingBack.contains(name) {
+                        changed.updateValue(nil, forKey: name)
+                    }
+                }
+                return changed
+            }
         }
 
         /// Reads the file, unless it is the version this process last read or wrote, and works out which
@@ -346,7 +376,7 @@
         /// Called with `saving` held.
         private func look(at file: SuiteFile, movingAsideUnreadable: Bool) throws -> FileState {
             var existing = try FileVersion.open(file.path)
-            var state = FileState(contents: [:], changedElsewhere: [:], owner: existing?.owner)
+            var state = FileState(contents: [:], owner: existing?.owner)
             if let known, let version = known.version, version.identity == existing?.identity {
                 state.contents = known.contents
                 state.writtenByFoundation = known.writtenByFoundation
@@ -397,14 +427,7 @@
             // looked: read after the suite's file, since that save keeps it before it replaces the file.
             let plainSave = newPlainSave(file)
             let knew = known?.contents ?? [:]
-            if let known {
-                for (name, object) in state.contents where !sameStoredObject(object, known.contents[name]) {
-                    state.changedElsewhere.updateValue(object, forKey: name)
-                }
-                for name in known.contents.keys where state.contents[name] == nil {
-                    state.changedElsewhere.updateValue(nil, forKey: name)
-                }
-            }
+            state.previous = known?.contents
             known = (existing, state.contents, writtenByFoundation)
             state.read = existing
             for wrote in [writtenOver, plainSave, writtenByFoundation ? state.contents : nil].compactMap({ $0 }) {
@@ -442,7 +465,7 @@
                 && sameStoredObject(state.contents[name], wrote[name])
             {
                 putBacks[name] = (wrote[name], saved.object)
-                state.changedElsewhere[name] = nil
+                state.puttingBack.insert(name)
             }
         }
 
