@@ -352,9 +352,15 @@ enum BinaryPropertyList {
             }
         }
 
-        mutating func object(at index: Int, depth: Int) -> Any? {
+        /// Where object `index` starts, counted against the budget and the depth limit.
+        private mutating func offset(ofObject index: Int, depth: Int) -> Int? {
             budget -= 1
-            guard budget >= 0, depth < 512, let offset = offset(ofObject: index) else { return nil }
+            guard budget >= 0, depth < 512 else { return nil }
+            return offset(ofObject: index)
+        }
+
+        mutating func object(at index: Int, depth: Int) -> Any? {
+            guard let offset = offset(ofObject: index, depth: depth) else { return nil }
             let marker = bytes[offset]
             let low = Int(marker & 0x0F)
             switch marker >> 4 {
@@ -380,14 +386,8 @@ enum BinaryPropertyList {
             case 0x4:
                 guard let (start, count) = contents(at: offset, unitSize: 1) else { return nil }
                 return Data(bytes[start..<start + count])
-            case 0x5:
-                guard let (start, count) = contents(at: offset, unitSize: 1) else { return nil }
-                let ascii = bytes[start..<start + count]
-                guard ascii.allSatisfy({ $0 < 0x80 }) else { return nil }
-                return String(decoding: ascii, as: UTF8.self)
-            case 0x6:
-                guard let (start, count) = contents(at: offset, unitSize: 2) else { return nil }
-                return utf16String(from: start, count: count)
+            case 0x5, 0x6:
+                return string(atOffset: offset)
             case 0xA:
                 guard let (start, count) = contents(at: offset, unitSize: referenceSize) else { return nil }
                 var array: [Any] = []
@@ -423,15 +423,40 @@ enum BinaryPropertyList {
             guard let (start, count) = contents(at: offset, unitSize: 2 * referenceSize) else { return nil }
             var dictionary: [Key: Any] = [:]
             dictionary.reserveCapacity(count)
-            for position in 0..<count {
-                guard let key = reference(at: start + position * referenceSize, depth: depth) as? String,
+            // From the last entry to the first, each replacing what a later one gave: a key given twice
+            // keeps its first value, which Foundation reads and so must a save, at one lookup an entry.
+            for position in (0..<count).reversed() {
+                guard let key = string(atReference: start + position * referenceSize, depth: depth),
                     let value = reference(at: start + (count + position) * referenceSize, depth: depth)
                 else { return nil }
-                // A key given twice: Foundation reads the first, and so must a save.
-                let exact = makeKey(key)
-                if dictionary[exact] == nil { dictionary[exact] = value }
+                dictionary.updateValue(value, forKey: makeKey(key))
             }
             return dictionary
+        }
+
+        /// The string a dictionary's key refers to; nil for any other object. As `reference(at:depth:)`
+        /// reads it, without going through `Any` (a big suite's file has a key for every value).
+        private mutating func string(atReference position: Int, depth: Int) -> String? {
+            guard let index = Self.bigEndian(bytes, at: position, size: referenceSize),
+                let offset = offset(ofObject: index, depth: depth + 1)
+            else { return nil }
+            return string(atOffset: offset)
+        }
+
+        /// The string object at `offset`, ASCII or UTF-16; nil for any other object.
+        private func string(atOffset offset: Int) -> String? {
+            switch bytes[offset] >> 4 {
+            case 0x5:
+                guard let (start, count) = contents(at: offset, unitSize: 1) else { return nil }
+                let ascii = bytes[start..<start + count]
+                guard ascii.allSatisfy({ $0 < 0x80 }) else { return nil }
+                return String(decoding: ascii, as: UTF8.self)
+            case 0x6:
+                guard let (start, count) = contents(at: offset, unitSize: 2) else { return nil }
+                return utf16String(from: start, count: count)
+            default:
+                return nil
+            }
         }
 
         private mutating func reference(at position: Int, depth: Int) -> Any? {
