@@ -27,10 +27,11 @@ import TypedDefaults
         }
 
         /// Sixteen writers at 250 keys a second each keep both cores of the 2-core machine the figures come
-        /// from busy: in 4 of 17 runs one writer was starved long enough to lose up to about two seconds
-        /// of its writes (27 to 571 of 16,000), before and after the change that brought this test in. The
-        /// count is printed and the Linux article gives it; the bound is that it stays a starved writer's
-        /// loss, not the whole run's (13,391 of 15,693 before the bring-in was made cheap).
+        /// from busy: one writer starved for long can lose its last seconds (27 to 571 of 16,000 in 4 of
+        /// 17 runs when this test came in; up to 2,794 on a slower day, before saves compared values
+        /// cheaply and outside the file lock; none in 5 runs since). The count is printed and the Linux
+        /// article gives it; the bound is that it stays a starved writer's loss, not the whole run's
+        /// (13,391 of 15,693 before the bring-in was made cheap).
         @Test func sixteenWritersAtTheMachinesLimitLoseAtMostAStarvedWritersSeconds() throws {
             let run = try StreamRun(library: 16, perSecond: 250, plain: 0, seconds: 5)
             print("many writers: 16 library writers at 250/s: \(run.report)")
@@ -133,7 +134,11 @@ import TypedDefaults
             let expected: Set = [suite + ".plist", "." + suite + ".plist.lock", "." + suite + ".plist.plain-save"]
             let beside = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
             for name in beside where !expected.contains(name) { print("left beside the suite: \(name)") }
-            #expect(!beside.contains { $0.contains(".plist.tmp-") }, "a save left a temporary file")
+            // A writer killed in the middle of a save leaves its temporary file (the next process to save
+            // removes it); one stopped normally must not.
+            if ending == .stop {
+                #expect(!beside.contains { $0.contains(".plist.tmp-") }, "a save left a temporary file")
+            }
             let saved = propertyList(at: folder.appendingPathComponent(suite + ".plist")) ?? [:]
             for (entry, times) in zip(probes, written) {
                 let old = times.all.filter { $0.at < endedAt }.map(\.index)
