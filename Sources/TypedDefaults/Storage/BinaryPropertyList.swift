@@ -22,6 +22,8 @@ enum BinaryPropertyList {
     /// that Swift takes for equal, and Foundation keeps both.
     static func encode(_ dictionary: [ExactText: Any]) -> [UInt8]? {
         var flattener = Flattener()
+        // A suite's file: a key and a value for each entry, and the dictionary.
+        flattener.objects.reserveCapacity(2 * dictionary.count + 1)
         guard let top = flattener.add(entries: dictionary.lazy.map { ($0.key.text, $0.value) }) else { return nil }
         var writer = Writer(objects: flattener.objects)
         return writer.file(top: top)
@@ -105,11 +107,14 @@ enum BinaryPropertyList {
         }
 
         private mutating func add(string: String) -> Int {
-            if let index = stringIndexes[ExactText(string)] { return index }
-            let index = append(.string(string))
-            stringIndexes[ExactText(string)] = index
+            // One lookup, which inserts the next index when the string is new.
+            let next = objects.count
+            let index = Self.take(&stringIndexes[ExactText(string), default: next])
+            if index == next { objects.append(.string(string)) }
             return index
         }
+
+        private static func take(_ slot: inout Int) -> Int { slot }
 
         private mutating func add(array: [Any]) -> Int? {
             var elements: [Int] = []
@@ -283,8 +288,12 @@ enum BinaryPropertyList {
         }
 
         private mutating func appendBigEndian(_ value: UInt64, size: Int) {
-            for shift in stride(from: (size - 1) * 8, through: 0, by: -8) {
-                bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+            // A loop on the shift rather than a stride: this runs for every reference and offset in the
+            // file, and the stride cost more than the bytes it wrote (measured).
+            var shift = UInt64(size * 8)
+            while shift > 0 {
+                shift -= 8
+                bytes.append(UInt8(truncatingIfNeeded: value >> shift))
             }
         }
 
