@@ -426,12 +426,11 @@
             // A file Foundation wrote that another process's save has replaced since this process last
             // looked: read after the suite's file, since that save keeps it before it replaces the file.
             let plainSave = newPlainSave(file)
-            let knew = known?.contents ?? [:]
             state.previous = known?.contents
             known = (existing, state.contents, writtenByFoundation)
             state.read = existing
             for wrote in [writtenOver, plainSave, writtenByFoundation ? state.contents : nil].compactMap({ $0 }) {
-                putBackWhatSynchronizeWroteOver(wrote, knew: knew, &state)
+                putBackWhatSynchronizeWroteOver(wrote, &state)
             }
             return state
         }
@@ -450,17 +449,15 @@
 
         /// Foundation's `synchronize()` in another process reads the file, adds its own changes and
         /// rewrites it in place, without the lock: a save made in between is dropped from the file. So a
-        /// value this process saved in the last `clobberWindow` and still knew there, which what
-        /// Foundation `wrote` drops or changes, is not taken as a change: the next save writes it again,
-        /// if the file still holds what Foundation wrote there (a later change by anyone stands). Among
-        /// concurrent writes, the library's win; a change the plain API makes to a name after that window
-        /// is taken as usual. Called with `saving` held.
-        private func putBackWhatSynchronizeWroteOver(
-            _ wrote: [ExactText: Any], knew: [ExactText: Any], _ state: inout FileState
-        ) {
+        /// value this process saved in the last `clobberWindow` and still knew there (`state.previous`),
+        /// which what Foundation `wrote` drops or changes, is not taken as a change: the next save writes
+        /// it again, if the file still holds what Foundation wrote there (a later change by anyone
+        /// stands). Among concurrent writes, the library's win; a change the plain API makes to a name
+        /// after that window is taken as usual. Called with `saving` held.
+        private func putBackWhatSynchronizeWroteOver(_ wrote: [ExactText: Any], _ state: inout FileState) {
             let cutoff = Date(timeIntervalSinceNow: -Self.clobberWindow)
             for (name, saved) in recentlySaved
-            where saved.at > cutoff && sameStoredObject(knew[name], saved.object)
+            where saved.at > cutoff && sameStoredObject(state.previous?[name], saved.object)
                 && !sameStoredObject(wrote[name], saved.object)
                 && sameStoredObject(state.contents[name], wrote[name])
             {
