@@ -43,6 +43,9 @@
 //                                                       (+1) COUNT times
 //   typed-defaults-probe set-on-line SUITE NAME         print "ready", wait for a line, then set the integer
 //                                                       NAME to 1, save, and print "saved"
+//   typed-defaults-probe first OPERATION SUITE          OPERATION as the process's first call of the
+//                                                       library (SUITE "-": the standard store), then print
+//                                                       what every read path sees and save (see FirstCall)
 //
 // A store the library refuses to make prints "no store" and exits with 3. With PROBE_USER_ID set, a
 // probe started by root first becomes that user (and group), for tests of files it may not read.
@@ -201,6 +204,10 @@ case "changing-default":
     let counter = Counter()
     let computed = UserDefaultTypedKey<Int>("computedLimit", default: { counter.next() })
     print("\(store[limit(10)]) \(store[limit(20)]) \(store[computed]) \(store[computed]) \(store[limit(30)])")
+    exit(0)
+case "first":
+    guard arguments.count == 3 else { fail("first OPERATION SUITE") }
+    FirstCall.run(arguments[1], suite: arguments[2])
     exit(0)
 case "plain-read":
     let defaults = UserDefaults(suiteName: arguments[1])!

@@ -179,6 +179,17 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
         }
     }
 
+    // MARK: Preparing the domain
+
+    /// Makes the domain ready for use, once per process (Linux: watched for other processes' saves, and
+    /// read by Foundation, whose listing of a domain it has not read yet is empty for good). The one
+    /// path to a prepared domain: binding a name calls it, and so does every operation that reaches the
+    /// storage without binding (listings, removal, `flush`, `modify`, `sync`, watches), before it takes
+    /// any lock of the context's.
+    func prepareDomain() {
+        saver?.prepareForFirstUse()
+    }
+
     // MARK: Binding keys
 
     /// Registers `key`'s default under `storedName` the first time the name is used with the key's value
@@ -206,7 +217,7 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
             recordUses(CollectionOfOne((storedName, key)))
             // After the name's default is registered: Foundation's first read of a domain before
             // registrations made every later read of it slower.
-            saver?.prepareForFirstUse()
+            prepareDomain()
             let tracked = trackedNames.withLock { names in
                 if let tracked = names[storedName] { return tracked }
                 let tracked = makeTrackedName()
@@ -465,6 +476,7 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     /// Watches `name` from now on, observers or not, so that Swift's Observation hears changes made by
     /// other means. Cheap when the name is watched already (a SwiftUI view asks at each update).
     func keepWatchingExternalChanges(of name: String) {
+        prepareDomain()
         guard externalStorage != nil, writeOrder.withLock({ watchedForObservation.insert(name).inserted }) else {
             return
         }
@@ -519,6 +531,7 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     /// Runs `body` so that no other `exclusively` over this storage runs meanwhile: in this process, and
     /// on Linux in any process that saves the suite (see `DomainSaver.exclusively`).
     func exclusively<Result>(_ body: () throws -> Result) throws -> Result {
+        prepareDomain()
         modifyLock.lock()
         defer { modifyLock.unlock() }
         guard let saver else { return try body() }
@@ -527,6 +540,7 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
 
     /// Saves pending writes now (Linux), then pushes the synced names' changes not pushed yet.
     func flush() throws {
+        prepareDomain()
         try saver?.flush()
         let refused = writeOrder.withLock({ cloudSync })?.push() ?? []
         // One error is thrown; the others would be lost with it, so they are reported.
@@ -541,6 +555,7 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
         _ names: [String], cloud: any CloudKeyValueStore, debounce: TimeInterval?,
         clock: @escaping @Sendable () -> Double
     ) {
+        prepareDomain()
         var engine = writeOrder.withLock { cloudSync }
         if engine == nil {
             // Made outside `writeOrder`: it reads the storage.
@@ -581,6 +596,7 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
 
     /// Removes every value of the domain from memory and disk; observers hear of each change a read sees.
     func removeDomain() {
+        prepareDomain()
         guard let saver else {
             (storage as? UserDefaults)?.removePersistentDomain(forName: domain?.name ?? "")
             return
@@ -598,6 +614,7 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
 
     /// Every stored value, without registered defaults and launch arguments, if the storage can list them.
     func storedValues() -> [String: Any]? {
+        prepareDomain()
         if let saver {
             bringInDeferred()
             return saver.storedValues()
