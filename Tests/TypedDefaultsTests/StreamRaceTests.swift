@@ -6,10 +6,14 @@ import TypedDefaults
 /// writer that is delivering into it.
 @Suite("Streams under concurrent writers")
 struct StreamRaceTests {
+    /// Rounds of the subscribing race: thousands in `.ci/run`'s long runs, where a stream that sent its
+    /// last value before an earlier one (the sentinel never last) failed a few rounds in a thousand.
+    private static let rounds = runsLongTests ? 3_000 : 300
+
     @Test(arguments: [Backend.inMemory, .userDefaultsSuite])
     func updatesNeverSendsAChangeTwiceWhenItLandsWhileSubscribing(_ backend: Backend) async throws {
         try await withStore(backend) { store in
-            for round in 0..<300 {
+            for round in 0..<Self.rounds {
                 let key = UserDefaultTypedKey<Int>("race\(round)", defaultValue: 0)
                 _ = store[key]
                 let seen = Recorder<Int>()
@@ -24,6 +28,33 @@ struct StreamRaceTests {
                 try await waitUntil("the sentinel of round \(round)") { seen.all.last == 2 }
                 #expect(seen.all == [0, 1, 2] || seen.all == [1, 2], "round \(round): \(seen.all)")
             }
+        }
+    }
+
+    /// Four threads each add one to a key 250 times: every change is committed with a larger value than
+    /// the one before, so a stream in commit order yields increasing values, ending with the last.
+    /// Deliveries made after the write order is released crossed: `[0, 2, 1]` was seen.
+    @Test(arguments: [Backend.inMemory, .userDefaultsSuite])
+    func aStreamYieldsValuesInTheOrderTheyWereCommitted(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let key = UserDefaultTypedKey<Int>("ordered", defaultValue: 0)
+            let seen = Recorder<Int>()
+            let reader = Task { for await value in store.updates(key) { seen.append(value) } }
+            defer { reader.cancel() }
+            try await waitUntil("the first value") { !seen.all.isEmpty }
+            let writers = (0..<4).map { _ in
+                Thread {
+                    for _ in 0..<250 { _ = try? store.modify(key) { $0 += 1 } }
+                }
+            }
+            for writer in writers { writer.start() }
+            try await waitUntil("the last value") { seen.all.contains(1_000) }
+            let values = seen.all
+            let outOfOrder = zip(values, values.dropFirst()).filter { $0 >= $1 }
+            #expect(
+                outOfOrder.isEmpty,
+                "\(outOfOrder.count) values after a larger one, first \(outOfOrder.first.map { "\($0)" } ?? "")")
+            #expect(values.last == 1_000)
         }
     }
 

@@ -165,12 +165,14 @@ extension DefaultsStore {
         addObserver(of: key) { change, _ in onChange(change) }
     }
 
-    /// Registers a callback for the changes of `key`, with each change's number in the storage's order.
+    /// Registers a callback for the changes of `key`, with each change's number in the storage's order;
+    /// with `inCommitOrder`, called in that order (see `Observer.init`).
     private func addObserver<Value>(
-        of key: UserDefaultTypedKey<Value>,
+        of key: UserDefaultTypedKey<Value>, inCommitOrder: Bool = false,
         _ onChange: @escaping @Sendable (DefaultsChange<Value>, _ sequence: UInt64) -> Void
     ) -> Observer {
-        let observer = Observer(name: storedName(key), registry: context.observers) { change in
+        let observer = Observer(name: storedName(key), registry: context.observers, inCommitOrder: inCommitOrder) {
+            change in
             onChange(
                 DefaultsChange(
                     oldValue: Self.value(of: key, from: change.oldObject),
@@ -245,7 +247,8 @@ extension DefaultsStore {
             // numbered up to that read is in the first value and is not sent again; later ones are sent,
             // those that arrive before the first value is sent held back until it is.
             let state = Locked<(firstSequence: UInt64?, held: [(sequence: UInt64, value: Value)])>((nil, []))
-            let observer = addObserver(of: key) { change, sequence in
+            // In commit order: two writers' deliveries can cross once the write order is released.
+            let observer = addObserver(of: key, inCommitOrder: true) { change, sequence in
                 let sendNow = state.withLock { state in
                     guard let first = state.firstSequence else {
                         state.held.append((sequence, change.newValue))

@@ -60,25 +60,53 @@ struct ObjectChange {
 
 /// One registered callback, with what `cancel()` needs to wait for callbacks in flight.
 final class Observer: @unchecked Sendable {
-    // @unchecked: all mutable state is guarded by `condition`.
+    // @unchecked: `isCancelled` and `runningCallbacks` are guarded by `condition`, `order` by its lock.
     let name: String
     private let callback: @Sendable (ObjectChange) -> Void
+    /// For an observer that must get changes in the order they were committed (a stream): the numbers of
+    /// the changes committed for it and not delivered yet, and those that arrived before an earlier one.
+    /// A change is committed under the storage's write order but delivered once that lock is released,
+    /// so two writers' deliveries can cross; nil for a callback, which runs on its writer's thread.
+    private let order: Locked<DeliveryOrder>?
     private weak var registry: ObserverRegistry?
     private let condition = NSCondition()
     private var isCancelled = false
     /// Callbacks running now, by thread, so a callback that cancels its own token does not wait for itself.
     private var runningCallbacks: [ObjectIdentifier: Int] = [:]
 
+    /// With `inCommitOrder`, changes reach `callback` in the order they were committed, each from
+    /// whichever writer's thread delivers it; `callback` then runs with a lock held, so it must neither
+    /// block nor call the library (yielding into an `AsyncStream` is what it is for).
     init(
-        name: String, registry: ObserverRegistry,
+        name: String, registry: ObserverRegistry, inCommitOrder: Bool = false,
         callback: @escaping @Sendable (ObjectChange) -> Void
     ) {
         self.name = name
         self.registry = registry
         self.callback = callback
+        order = inCommitOrder ? Locked(DeliveryOrder()) : nil
     }
 
+    /// `sequence` was committed for this observer. Called with the storage's write order held, so that
+    /// the numbers come in the order of the changes.
+    func expect(_ sequence: UInt64) {
+        order?.withLock { $0.expected.append(sequence) }
+    }
+
+    /// Delivers `change`: at once, or for an observer in commit order, once every change committed
+    /// before it is delivered (those held back are delivered by the thread whose change completes them).
     func deliver(_ change: ObjectChange) {
+        guard let order else { return deliverNow(change) }
+        order.withLock { order in
+            order.arrived[change.sequence] = change
+            while let next = order.expected.first, let ready = order.arrived.removeValue(forKey: next) {
+                order.expected.removeFirst()
+                deliverNow(ready)
+            }
+        }
+    }
+
+    private func deliverNow(_ change: ObjectChange) {
         let thread = ObjectIdentifier(Thread.current)
         condition.lock()
         guard !isCancelled else {
@@ -120,6 +148,13 @@ final class Observer: @unchecked Sendable {
         condition.unlock()
         if !wasCancelled { registry?.remove(self) }
     }
+}
+
+/// The changes committed for an observer in commit order that it has not got yet.
+struct DeliveryOrder {
+    /// Increasing: appended under the storage's write order.
+    var expected: [UInt64] = []
+    var arrived: [UInt64: ObjectChange] = [:]
 }
 
 /// The observers of one storage, by stored name.

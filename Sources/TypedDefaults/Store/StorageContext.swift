@@ -649,6 +649,15 @@ struct Commit {
     let tracked: (any TrackedName)?
     let observers: [Observer]
     let change: ObjectChange
+
+    /// Made with the storage's write order held, where the change is numbered: observers that get changes
+    /// in commit order learn its number here.
+    init(tracked: (any TrackedName)?, observers: [Observer], change: ObjectChange) {
+        self.tracked = tracked
+        self.observers = observers
+        self.change = change
+        for observer in observers { observer.expect(change.sequence) }
+    }
 }
 
 /// The names `UserDefaults` may hold a launch argument for (`-name value`): any argument that starts
