@@ -44,8 +44,54 @@ struct ChangingDefaultTests {
             #expect(store[limit] == 5)
             store.remove(limit)
             #expect(store[limit] == 30)
-            #expect(UserDefaults(suiteName: suite)?.object(forKey: name) as? Int == 30)
+            // The plain API sees the default registered first; it never changes while the process runs.
+            #expect(UserDefaults(suiteName: suite)?.object(forKey: name) as? Int == 10)
             #expect(UserDefaultTypedKeys.conflicts(among: [limit, limit]).isEmpty)
+        }
+    }
+
+    /// Two key objects of one declaration with different defaults, each kept (as a `@UserDefault`
+    /// keeps its key): each read gives the default of the key it was given, also when the other key
+    /// registered its default last, and a stored value equal to the other's default reads as stored.
+    /// Before, the first key read the other's default once that was registered.
+    @Test(arguments: [Backend.userDefaultsSuite, .inMemory])
+    func keptKeyObjectsOfOneDeclarationEachReadTheirOwnDefault(_ backend: Backend) throws {
+        try withStore(backend) { store in
+            func limit(_ value: Int) -> UserDefaultTypedKey<Int> {
+                UserDefaultTypedKey("keptLimit", defaultValue: value)
+            }
+            let ten = limit(10)
+            let twenty = limit(20)
+            let reads: [Int] = [store[ten], store[twenty], store[ten], store[twenty]]
+            #expect(reads == [10, 20, 10, 20])
+            let modified = try store.modify(ten) { $0 += 1 }
+            #expect(modified == 11 && store[twenty] == 11)
+            store[ten] = 20
+            let readsOfAStoredValue: [Int] = [store[ten], store[twenty]]
+            #expect(readsOfAStoredValue == [20, 20])
+            store.remove(twenty)
+            let readsAfterRemoval: [Int] = [store[ten], store[twenty], store[ten]]
+            #expect(readsAfterRemoval == [10, 20, 10])
+        }
+    }
+
+    /// The same two key objects read on two threads at once: neither ever reads the other's default.
+    /// Before, the first key read the other's in nearly every read.
+    @Test(arguments: [Backend.userDefaultsSuite, .inMemory])
+    func keptKeyObjectsReadOnTwoThreadsNeverGiveEachOthersDefault(_ backend: Backend) {
+        withStore(backend) { store in
+            func limit(_ value: Int) -> UserDefaultTypedKey<Int> {
+                UserDefaultTypedKey("racedLimit", defaultValue: value)
+            }
+            let keys = [limit(10), limit(20)]
+            let misreads = Recorder<Int>()
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                let key = keys[index]
+                var misread = 0
+                for _ in 0..<20_000 where store[key] != key.defaultValue { misread += 1 }
+                misreads.append(misread)
+            }
+            #expect(misreads.all == [0, 0])
         }
     }
 

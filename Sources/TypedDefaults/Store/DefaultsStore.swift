@@ -57,8 +57,15 @@ public final class DefaultsStore: Sendable {
     /// What the storage holds for `key`, or its registered default.
     @usableFromInline
     func object<Value>(for key: UserDefaultTypedKey<Value>) -> Any? {
-        let (name, tracked) = bound(key)
-        tracked.access()
+        let (name, binding) = bound(key)
+        binding.tracked.access()
+        return storedObject(forName: name, key: key, binding: binding)
+    }
+
+    /// What the storage holds for `name`, as a read of `key` sees it (see `StorageContext.object(forName:changedDefault:)`).
+    private func storedObject<Value>(forName name: String, key: UserDefaultTypedKey<Value>, binding: KeyBinding) -> Any?
+    {
+        if binding.defaultChanged { return context.object(forName: name, changedDefault: key) }
         return context.storage.object(forKey: name)
     }
 
@@ -73,7 +80,7 @@ public final class DefaultsStore: Sendable {
     /// `key`'s stored name in this store (the prefix and the key's name), bound in the storage (its
     /// default registered the first time the name is used with the key's value type), and the name as
     /// Swift's Observation sees it.
-    func bound<Value>(_ key: UserDefaultTypedKey<Value>) -> (name: String, tracked: any TrackedName) {
+    func bound<Value>(_ key: UserDefaultTypedKey<Value>) -> (name: String, binding: KeyBinding) {
         let name = keyPrefix.isEmpty ? key.name : keyPrefix + key.name
         return (name, context.bind(key, as: name))
     }
@@ -113,12 +120,12 @@ public final class DefaultsStore: Sendable {
     /// that fails to encode); the stored value is then kept. The subscript reports that error to
     /// ``ErrorReporting`` instead.
     public func set<Value>(_ value: Value, for key: UserDefaultTypedKey<Value>) throws {
-        let (name, tracked) = bound(key)
+        let (name, binding) = bound(key)
         let object = value.userDefaultsObject
         if object == nil, !Self.isNil(value) {
             throw DefaultsError.unconvertibleValue(key: name, type: unconvertibleDescription(value))
         }
-        write(object, forStoredName: name, tracked: tracked)
+        write(object, forStoredName: name, tracked: binding.tracked)
     }
 
     /// Reads `key`'s value, changes it with `transform`, and stores the result, as one step: another
@@ -144,16 +151,16 @@ public final class DefaultsStore: Sendable {
     public func modify<Value>(_ key: UserDefaultTypedKey<Value>, _ transform: (inout Value) throws -> Void) throws
         -> Value
     {
-        let (name, tracked) = bound(key)
+        let (name, binding) = bound(key)
         var commit: Commit?
         let value = try context.exclusively {
-            var value = Self.value(of: key, from: context.storage.object(forKey: name))
+            var value = Self.value(of: key, from: storedObject(forName: name, key: key, binding: binding))
             try transform(&value)
             let object = value.userDefaultsObject
             if object == nil, !Self.isNil(value) {
                 throw DefaultsError.unconvertibleValue(key: name, type: unconvertibleDescription(value))
             }
-            commit = context.commit(object, forName: name, tracked: tracked)
+            commit = context.commit(object, forName: name, tracked: binding.tracked)
             return value
         }
         if let commit { context.announce(commit) }
@@ -171,8 +178,8 @@ public final class DefaultsStore: Sendable {
 
     /// Removes the stored value for `key`, so that reads give its default again.
     public func remove<Value>(_ key: UserDefaultTypedKey<Value>) {
-        let (name, tracked) = bound(key)
-        write(nil, forStoredName: name, tracked: tracked)
+        let (name, binding) = bound(key)
+        write(nil, forStoredName: name, tracked: binding.tracked)
     }
 
     /// Removes the stored values of several keys, of any value types: `store.remove(.theme, .launchCount)`.

@@ -78,8 +78,9 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
         let key: AnyObject
         let defaultObject: Any?
         let hasComputedDefault: Bool
-        /// Set once another default of the name was registered: from then on every other key object
-        /// is compared with the name's record.
+        /// Set once a key object of the name gave a default other than the registered one: from then on
+        /// every read of the name tells a stored value from that default, and every other key object is
+        /// compared with the name's record.
         var defaultChanged = false
 
         init(_ key: some AnyTypedKey & AnyObject) {
@@ -198,10 +199,12 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     ///
     /// Another key object with the same name and type (a computed key, made anew on each access, or a
     /// second declaration) is compared with the name's record by its default (see
-    /// `checkAnotherKeyObject`): a default that changed is registered again, a second declaration that
-    /// disagrees is reported.
+    /// `checkAnotherKeyObject`). The name's registered default stays the first key's for the process:
+    /// a key whose default differs reads through `object(forName:changedDefault:)` (so a read returns
+    /// the default of the key it was given, on any thread, with no moment where it could see another's),
+    /// and a second declaration that disagrees is reported.
     @discardableResult
-    func bind<Value>(_ key: UserDefaultTypedKey<Value>, as storedName: String) -> any TrackedName {
+    func bind<Value>(_ key: UserDefaultTypedKey<Value>, as storedName: String) -> KeyBinding {
         // The stored name is the key's name after a prefix: of equal length only when there is none.
         let nameHash = storedName.utf8.count == key.name.utf8.count ? key.nameHash : storedName.hashValue
         let valueType = ObjectIdentifier(Value.self)
@@ -210,11 +213,13 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
             guard let bound = bindings.entry(for: storedName, nameHash: nameHash, valueType: valueType) else {
                 return nil
             }
-            if bound.firstKeyObject == keyObject { return (bound.tracked, nil, false) }
+            if bound.firstKeyObject == keyObject { return (bound.tracked, nil, bound.first.defaultChanged) }
             return (bound.tracked, bound.first, bound.first.defaultChanged)
         }
         guard let found else {
             recordUses(CollectionOfOne((storedName, key)))
+            // Another storage may have registered the name first (`UserDefaults` share one registration).
+            let differs = keyRecords.withLock { records in records[storedName].map { !agree($0, key) } ?? false }
             // After the name's default is registered: Foundation's first read of a domain before
             // registrations made every later read of it slower.
             prepareDomain()
@@ -229,20 +234,38 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
             if saver != nil { bringInDeferred(only: storedName) }
             return bindings.withLock { bindings in
                 if let bound = bindings.entry(for: storedName, nameHash: nameHash, valueType: valueType) {
-                    return bound.tracked
+                    return KeyBinding(tracked: bound.tracked, defaultChanged: bound.first.defaultChanged)
                 }
+                let first = FirstKey(key)
+                first.defaultChanged = differs
                 bindings.insert(
-                    BoundName(firstKeyObject: keyObject, tracked: tracked, first: FirstKey(key)), for: storedName,
+                    BoundName(firstKeyObject: keyObject, tracked: tracked, first: first), for: storedName,
                     nameHash: nameHash, valueType: valueType)
-                return tracked
+                return KeyBinding(tracked: tracked, defaultChanged: differs)
             }
         }
         if let first = found.other, found.changed || !Self.sameDefault(first, key),
             checkAnotherKeyObject(key, as: storedName)
         {
             bindings.withLock { _ in first.defaultChanged = true }
+            return KeyBinding(tracked: found.tracked, defaultChanged: true)
         }
-        return found.tracked
+        return KeyBinding(tracked: found.tracked, defaultChanged: found.changed)
+    }
+
+    /// What a read of `key` finds stored under `name` once key objects of the name have given more than
+    /// one default (`KeyBinding.defaultChanged`): the storage's object, or nil where that is only the
+    /// default another key registered, so that the read gives `key`'s own default. A value stored equal
+    /// to the registered default costs a listing of the storage to tell from it (a backend that cannot
+    /// list keeps the storage's answer).
+    func object(forName name: String, changedDefault key: some AnyTypedKey) -> Any? {
+        guard let object = storage.object(forKey: name) else { return nil }
+        let record = keyRecords.withLock { $0[name] }
+        guard let record, let registered = record.defaultObject, !agree(record, key),
+            !LaunchArguments.names.contains(name), propertyListsEqual(object, registered)
+        else { return object }
+        guard let stored = storedValues() else { return object }
+        return stored[name]
     }
 
     /// Whether `key` gives its name the default `first` gave it: by the value type's `==` where it has
@@ -258,36 +281,26 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
         )
     }
 
-    /// A key object for a bound name other than the one that bound it. Same default as the name's
-    /// record: nothing to do (the common case, kept to one comparison). Another default from the same
-    /// declaration (a computed `static var` whose default changes while the app runs): registered in
-    /// place of the old one, so that a read returns the default of the key it was given. Another
-    /// declaration that disagrees: a conflict, reported.
-    /// Returns whether another default was registered.
+    /// A key object for a bound name other than the one that bound it, whose default differs from that
+    /// key's. Another default from the same declaration (a computed `static var` whose default changes
+    /// while the app runs) is allowed; another declaration that disagrees is a conflict, reported.
+    /// Returns whether the key's default differs from the name's registered one: its reads must then
+    /// tell a stored value from that default. The registration itself never changes, so no read can
+    /// see another key's default in the middle of a change.
     private func checkAnotherKeyObject(_ key: some AnyTypedKey, as storedName: String) -> Bool {
-        let (conflict, registered) = keyRecords.withLock { records -> ((any AnyTypedKey)?, Bool) in
+        let (conflict, differs) = keyRecords.withLock { records -> ((any AnyTypedKey)?, Bool) in
             guard let first = records[storedName] else {
                 records[storedName] = key
                 return (nil, false)
             }
-            if defaultsAgree(
-                computed: first.hasComputedDefault, first.defaultObject, computed: key.hasComputedDefault,
-                key.defaultObject)
-            {
-                return (nil, false)
-            }
-            if first.declaration == key.declaration, first.valueType == key.valueType {
-                records[storedName] = key
-                // Under the lock, so that the record and the registration agree.
-                if let defaultObject = key.defaultObject { storage.register(defaults: [storedName: defaultObject]) }
-                return (nil, true)
-            }
-            return (first.conflicts(with: key) ? first : nil, false)
+            if agree(first, key) { return (nil, false) }
+            if first.declaration == key.declaration, first.valueType == key.valueType { return (nil, true) }
+            return (first.conflicts(with: key) ? first : nil, true)
         }
         if let conflict {
             ConflictReporting.report(name: storedName, first: conflict.description, second: key.description)
         }
-        return registered
+        return differs
     }
 
     /// `name` as Swift's Observation sees it, or nil when nothing in this storage ever bound it (then
@@ -641,6 +654,22 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
         if let stored = storedValues() { return stored[name] }
         return propertyListsEqual(object, record?.defaultObject) ? nil : object
     }
+}
+
+/// Whether two keys give a name the same default.
+private func agree(_ first: some AnyTypedKey, _ second: some AnyTypedKey) -> Bool {
+    defaultsAgree(
+        computed: first.hasComputedDefault, first.defaultObject, computed: second.hasComputedDefault,
+        second.defaultObject)
+}
+
+/// A name bound in a storage, as a read or write through a key finds it.
+struct KeyBinding {
+    /// The name as Swift's Observation sees it.
+    let tracked: any TrackedName
+    /// Whether key objects of the name have registered more than one default (a computed key whose
+    /// default changed): a read then checks that what it finds is not another key object's default.
+    let defaultChanged: Bool
 }
 
 /// A change made in a storage, to be announced once no lock is held: to Swift's Observation through
