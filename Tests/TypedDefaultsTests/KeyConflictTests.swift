@@ -59,10 +59,47 @@ struct KeyConflictTests {
         }
     }
 
-    @Test(.enabled(if: isDebugBuild, "release builds warn instead of stopping"))
-    func aNamelessStaticLetKeyStopsADebugBuild() async {
-        await #expect(processExitsWith: .failure) {
-            _ = UserDefaultTypedKeys.nameless.name
+    /// Keys made without a name where Swift's `#function` is not theirs (a `static let`, a function) are
+    /// refused in every build: no write lands under the name they would share, reads give each its own
+    /// default, and the refusal is reported. Before, a debug build stopped and a release build stored
+    /// both `static let` keys under "UserDefaultTypedKeys", one overwriting the other.
+    @Test(arguments: [Backend.userDefaultsSuite, .inMemory])
+    func namelessKeysAreRefusedInEveryBuild(_ backend: Backend) {
+        withReportedErrors { reported in
+            withStore(backend) { store in
+                let local = UserDefaultTypedKey<Int>(defaultValue: 1)
+                #expect(local.name == "namelessKeysAreRefusedInEveryBuild(_:)")
+                #expect(UserDefaultTypedKeys.nameless.name == "UserDefaultTypedKeys")
+                #expect(AppKeys.nameless.name == "AppKeys")
+                store[.nameless] = 3
+                store[.namelessToo] = 4
+                store[AppKeys.nameless] = "x"
+                #expect(throws: DefaultsError.namelessKey(key: local.description)) { try store.set(2, for: local) }
+                #expect(throws: DefaultsError.self) { try store.modify(.nameless) { $0 += 1 } }
+                store.remove(.namelessToo)
+                let reads: [Int] = [store[.nameless], store[.namelessToo], store[local], store[AppKeys.namelessLimit]]
+                #expect(reads == [0, 5, 1, 9])
+                #expect(store[AppKeys.nameless] == nil && !store.hasKey(.nameless))
+                for name in ["UserDefaultTypedKeys", "AppKeys", local.name] {
+                    #expect(store.storage.object(forKey: name) == nil, "\(name)")
+                }
+                #expect(!store.migrate(from: "old", to: .nameless))
+                let refused = reported.all.filter { if case .namelessKey = $0 { true } else { false } }
+                #expect(refused.count >= 4, "\(reported.all)")
+            }
+        }
+    }
+
+    /// A computed `static var` takes its property's name, and an explicit name is never refused, even
+    /// one that begins with a capital letter.
+    @Test func namedAndComputedKeysAreNotRefused() {
+        withStore { store in
+            store[.sessions] = 2
+            let capitalized = UserDefaultTypedKey<Int>("AppleLikeName", defaultValue: 0)
+            store[capitalized] = 7
+            let reads: [Int] = [store[.sessions], store[capitalized]]
+            #expect(reads == [2, 7])
+            #expect(store.storage.object(forKey: "sessions") as? Int == 2)
         }
     }
 }

@@ -86,17 +86,10 @@ enum ConflictReporting {
         #endif
     }
 
-    /// A key declared as `static let key = UserDefaultTypedKey<T>(defaultValue:)` without a name: Swift
-    /// passes the type's name for `#function` there, so every such key would share one stored name.
-    static func reportMissingName(_ key: String) {
-        let message =
-            "TypedDefaults: \(key) has no name. Give a `static let` key its name, or declare it as a computed `static var`."
-        #if DEBUG
-            assertionFailure(message)
-        #else
-            guard reported.withLock({ $0.insert("UserDefaultTypedKeys").inserted }) else { return }
-            FileHandle.standardError.write(Data((message + "\n").utf8))
-        #endif
+    /// Reports `error` through ``ErrorReporting`` the first time `subject` is given, in every build.
+    static func reportOnce(_ subject: String, _ error: DefaultsError) {
+        guard reported.withLock({ $0.insert(subject).inserted }) else { return }
+        ErrorReporting.report(error)
     }
 }
 

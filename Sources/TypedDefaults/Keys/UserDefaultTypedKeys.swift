@@ -47,6 +47,10 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
     @usableFromInline let givenDefault: Value
     /// The closure of a key whose default is computed at each read.
     @usableFromInline let makeDefault: (@Sendable () -> Value)?
+    /// Whether the key was made without a name where Swift's `#function` is not a property's name (a
+    /// `static let`, where it is the type's name, shared by every such key of the type; a function or a
+    /// closure). Stores refuse its writes and read its default (``DefaultsError/namelessKey(key:)``).
+    let isNameless: Bool
 
     /// The value a read returns when nothing readable is stored: the key's default, or, for a key made
     /// with ``init(_:default:fileID:line:column:)``, what its closure returns now.
@@ -71,9 +75,10 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
     ///     defaults; two declarations of one name with different defaults are a conflict.
     ///   - line: Leave it out: see `fileID`.
     ///   - column: Leave it out: see `fileID`.
+    ///   - function: Leave it out: tells a name left out (Swift's `#function`) from one given.
     public init(
         _ name: String = #function, defaultValue: Value, fileID: StaticString = #fileID, line: UInt = #line,
-        column: UInt = #column
+        column: UInt = #column, function: String = #function
     ) {
         self.name = name
         self.nameHash = name.hashValue
@@ -81,10 +86,9 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
         self.makeDefault = nil
         self.defaultObject = defaultValue.userDefaultsObject
         self.declaration = KeyDeclaration(fileID: fileID, line: line, column: column)
+        isNameless = name == function && !isPropertyName(name)
         super.init()
-        if name == "UserDefaultTypedKeys" {
-            ConflictReporting.reportMissingName(description)
-        }
+        if isNameless { reportNameless() }
     }
 
     /// Creates a key whose default is computed each time a read needs it: a date relative to now, a
@@ -101,7 +105,7 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
     /// `nil`), and ``DefaultsStore/hasKey(_:)`` is `false` until then.
     public init(
         _ name: String = #function, default makeDefault: @escaping @Sendable () -> Value,
-        fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column
+        fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column, function: String = #function
     ) {
         self.name = name
         self.nameHash = name.hashValue
@@ -111,20 +115,34 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
         self.makeDefault = makeDefault
         self.defaultObject = nil
         self.declaration = KeyDeclaration(fileID: fileID, line: line, column: column)
+        isNameless = name == function && !isPropertyName(name)
         super.init()
-        if name == "UserDefaultTypedKeys" {
-            ConflictReporting.reportMissingName(description)
-        }
+        if isNameless { reportNameless() }
+    }
+
+    /// Reports, once per declaration, that the key has no name of its own.
+    private func reportNameless() {
+        ConflictReporting.reportOnce(
+            "nameless " + declaration.description, DefaultsError.namelessKey(key: description))
     }
 
     override var typedKey: (any AnyTypedKey)? { self }
 
     /// Creates a key for an optional value, whose default is `nil`.
     public convenience init(
-        _ name: String = #function, fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column
+        _ name: String = #function, fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column,
+        function: String = #function
     ) where Value: ExpressibleByNilLiteral {
-        self.init(name, defaultValue: nil, fileID: fileID, line: line, column: column)
+        self.init(name, defaultValue: nil, fileID: fileID, line: line, column: column, function: function)
     }
+}
+
+/// Whether `#function` gave `name` as a property's name, a key's name of its own. Swift gives the
+/// enclosing type's name in a stored property's initializer (`static let`: capitalized, as type names
+/// are) and a function's or closure's name with its parentheses elsewhere; empty is never a name.
+private func isPropertyName(_ name: String) -> Bool {
+    guard let first = name.utf8.first, !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first) else { return false }
+    return !name.utf8.contains(UInt8(ascii: "("))
 }
 
 /// Where a key is declared, as the compiler gives it.

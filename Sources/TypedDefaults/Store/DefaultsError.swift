@@ -23,6 +23,12 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// it: dates keep whole seconds only, and another process saving the suite at the same moment can
     /// lose keys. Reported once per suite.
     case savedBySynchronize(suite: String, reason: String)
+    /// A key made without a name where Swift gives it none of its own: in a `static let` (`#function`
+    /// is then the type's name, which every such key of the type would share), a function or a closure.
+    /// Its writes are refused (thrown by `set` and `modify`, reported by the subscript and the
+    /// wrapper), and reads give its default, so no value is ever stored under a name another key got
+    /// the same way. Reported once when the key is made, and at each refused write.
+    case namelessKey(key: String)
     /// The cloud refused a synced value (`key`) or values (`nil`: over its quota): they stay on this
     /// device and are not pushed until they change.
     case syncRefused(key: String?, reason: String)
@@ -46,6 +52,10 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
         case .savedBySynchronize(let suite, let reason):
             "TypedDefaults: suite \"\(suite)\" is saved with synchronize(), because \(reason): "
                 + "dates keep whole seconds only, and other processes saving it at once can lose keys"
+        case .namelessKey(let key):
+            "TypedDefaults: \(key) has no name of its own, so its writes are refused and reads give its "
+                + "default. Give it a name, UserDefaultTypedKey<T>(\"name\", defaultValue: value), or declare it "
+                + "as a computed `static var`, whose name it takes"
         case .syncRefused(let key?, let reason):
             "TypedDefaults: \"\(key)\" is not synced, because \(reason); it is kept on this device"
         case .syncRefused(nil, let reason):

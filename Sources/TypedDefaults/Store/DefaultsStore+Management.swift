@@ -15,7 +15,7 @@ extension DefaultsStore {
     public func migrate<Value>(from oldName: String, to key: UserDefaultTypedKey<Value>) -> Bool {
         let oldStoredName = keyPrefix + oldName
         let (newStoredName, binding) = bound(key)
-        guard oldStoredName != newStoredName, !hasKey(key),
+        guard !key.isNameless, oldStoredName != newStoredName, !hasKey(key),
             let oldObject = context.storedObject(forName: oldStoredName),
             let value = Value(userDefaultsObject: oldObject),
             let newObject = value.userDefaultsObject

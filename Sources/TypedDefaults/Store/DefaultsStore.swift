@@ -57,6 +57,7 @@ public final class DefaultsStore: Sendable {
     /// What the storage holds for `key`, or its registered default.
     @usableFromInline
     func object<Value>(for key: UserDefaultTypedKey<Value>) -> Any? {
+        if key.isNameless { return nil }
         let (name, binding) = bound(key)
         binding.tracked.access()
         return storedObject(forName: name, key: key, binding: binding)
@@ -120,6 +121,7 @@ public final class DefaultsStore: Sendable {
     /// that fails to encode); the stored value is then kept. The subscript reports that error to
     /// ``ErrorReporting`` instead.
     public func set<Value>(_ value: Value, for key: UserDefaultTypedKey<Value>) throws {
+        try refuseIfNameless(key)
         let (name, binding) = bound(key)
         let object = value.userDefaultsObject
         if object == nil, !Self.isNil(value) {
@@ -151,6 +153,7 @@ public final class DefaultsStore: Sendable {
     public func modify<Value>(_ key: UserDefaultTypedKey<Value>, _ transform: (inout Value) throws -> Void) throws
         -> Value
     {
+        try refuseIfNameless(key)
         let (name, binding) = bound(key)
         var commit: Commit?
         let value = try context.exclusively {
@@ -173,11 +176,16 @@ public final class DefaultsStore: Sendable {
     /// value differs from the default; a stored value equal to the default, or a name passed as a launch
     /// argument, costs a listing of the storage (for `UserDefaults`, a copy of the domain).
     public func hasKey<Value>(_ key: UserDefaultTypedKey<Value>) -> Bool {
-        context.storedObject(forName: storedName(key)) != nil
+        !key.isNameless && context.storedObject(forName: storedName(key)) != nil
     }
 
     /// Removes the stored value for `key`, so that reads give its default again.
     public func remove<Value>(_ key: UserDefaultTypedKey<Value>) {
+        do {
+            try refuseIfNameless(key)
+        } catch {
+            return ErrorReporting.report(error)
+        }
         let (name, binding) = bound(key)
         write(nil, forStoredName: name, tracked: binding.tracked)
     }
@@ -193,6 +201,12 @@ public final class DefaultsStore: Sendable {
     /// the default.
     public func isDefaultValue<Value: Equatable>(_ key: UserDefaultTypedKey<Value>) -> Bool {
         self[key] == key.defaultValue
+    }
+
+    /// Refuses a write through a key with no name of its own: its name is shared by every key made the
+    /// same way (see ``DefaultsError/namelessKey(key:)``).
+    private func refuseIfNameless<Value>(_ key: UserDefaultTypedKey<Value>) throws {
+        if key.isNameless { throw DefaultsError.namelessKey(key: key.description) }
     }
 
     /// Whether `value` is an optional holding nothing: a write of it removes the stored value. An

@@ -39,8 +39,15 @@ extension UserDefaultTypedKeys {
     static var sessions: UserDefaultTypedKey<Int> { .init(defaultValue: 0) }
     static var lastSearch: UserDefaultTypedKey<String?> { .init() }
     static let legacyTheme = UserDefaultTypedKey<String>("theme", defaultValue: "system")
-    // Read only inside an exit test: Swift passes the type's name for `#function` in a `static let`.
+    // Swift passes the type's name for `#function` in a `static let`: both are "UserDefaultTypedKeys".
     static let nameless = UserDefaultTypedKey<Int>(defaultValue: 0)
+    static let namelessToo = UserDefaultTypedKey<Int>(defaultValue: 5)
+}
+
+/// A type of the app's own holding keys: a nameless `static let` here is named "AppKeys".
+enum AppKeys {
+    static let nameless = UserDefaultTypedKey<String?>()
+    static let namelessLimit = UserDefaultTypedKey<Int>(default: { 9 })
 }
 
 // MARK: Round trips and counting
