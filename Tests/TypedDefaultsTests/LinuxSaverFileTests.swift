@@ -126,8 +126,10 @@ import TypedDefaults
         }
 
         /// A file holding both forms of one name, composed and decomposed (another tool wrote it; Foundation
-        /// keeps them as two keys): a save keeps both, each with its own value, and a write to one form
-        /// leaves the other as it was.
+        /// reads them as two keys): a save keeps both, each with its own value. A write to one form
+        /// replaces the other in Foundation's memory, so the save removes it from the file too: what each
+        /// form reads in this process is what a new process reads. Before, the file kept the other form,
+        /// which this process read as its default and the next launch as its old value.
         @Test func aFileWithBothFormsOfANameKeepsBothAtASave() throws {
             try withSuite { suite, store in
                 let file = testConfigHome.appendingPathComponent(suite + ".plist")
@@ -145,7 +147,36 @@ import TypedDefaults
                 #expect(try ProbeProcess.run(["plain-read", suite, composed, decomposed]).lines == ["1", "2"])
                 store[UserDefaultTypedKey<Int>(decomposed, defaultValue: 0)] = 3
                 try store.flush()
-                #expect(try ProbeProcess.run(["plain-read", suite, composed, decomposed]).lines == ["1", "3"])
+                let plain = UserDefaults(suiteName: suite)!
+                // Here the composed form shows the default the decomposed key registered: nothing is stored.
+                let here = [composed, decomposed].map { "\(plain.object(forKey: $0) ?? "nil")" }
+                #expect(here == ["0", "3"])
+                let typed: [Int] = [composed, decomposed].map { store[UserDefaultTypedKey<Int>($0, defaultValue: 0)] }
+                #expect(typed == [0, 3])
+                #expect(try ProbeProcess.run(["plain-read", suite, composed, decomposed]).lines == ["nil", "3"])
+            }
+        }
+
+        /// Another process saved the composed form; this one writes the decomposed form through a key:
+        /// each form then reads the same in this process, through the plain API, and in the next launch.
+        @Test func aNameReadsInThisProcessWhatTheNextLaunchReads() throws {
+            try withSuite { suite, store in
+                let composed = "caf\u{E9}"
+                let decomposed = "cafe\u{301}"
+                _ = try ProbeProcess.run(["set-on-line", suite, composed])
+                let composedKey = UserDefaultTypedKey<Int>(composed, defaultValue: 0)
+                #expect(store[composedKey] == 1)
+                store[UserDefaultTypedKey<Int>(decomposed, defaultValue: 0)] = 2
+                try store.flush()
+                let plain = UserDefaults(suiteName: suite)!
+                let here = [composed, decomposed].map { "\(plain.object(forKey: $0) ?? "nil")" }
+                #expect(here == ["0", "2"])  // the composed key's registered default, the value written
+                let nextLaunch = try ProbeProcess.run(["plain-read", suite, composed, decomposed]).lines
+                #expect(nextLaunch == ["nil", "2"])
+                let typed: [Int] = [composedKey, UserDefaultTypedKey<Int>(decomposed, defaultValue: 0)].map {
+                    store[$0]
+                }
+                #expect(typed == [0, 2])
             }
         }
 

@@ -14,6 +14,11 @@ protocol DomainSaver: AnyObject, Sendable {
     /// `name` was just written (`nil`: removed) in the storage: save it soon. Called with the context's
     /// write order held, so records change in the order values do.
     func recordWrite(_ object: Any?, forName name: String)
+    /// The other forms of `name` (composed and decomposed, where their bytes differ from the name's):
+    /// Foundation on Linux keeps one form of a name in memory, and drops a `set` of one while another
+    /// read from the file is there, so a change of `name` removes them first (and the save removes them
+    /// from the file). Called with the write order held; empty, and cheap, for an ASCII name.
+    func otherForms(of name: String) -> [String]
     /// Whether this process wrote `name` and has not saved it yet. Called with the write order held.
     func hasUnsavedWrite(forName name: String) -> Bool
     /// Saves every pending write now; throws when they cannot be saved (they stay pending).

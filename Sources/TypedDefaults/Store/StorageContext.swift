@@ -472,6 +472,8 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     private func store(_ object: Any?, forName name: String) {
         let watched = !externalWatches.isEmpty
         if watched { writingThread.withLock { $0 = ObjectIdentifier(Thread.current) } }
+        // One form of a name at a time (Linux: see `DomainSaver.otherForms`).
+        for other in saver?.otherForms(of: name) ?? [] { storage.removeObject(forKey: other) }
         if let object {
             storage.set(object, forKey: name)
         } else {

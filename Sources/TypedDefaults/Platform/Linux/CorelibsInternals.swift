@@ -23,6 +23,11 @@
         /// Tested by `hasKeySnapshotAndRemoveAllAgreeWithReadsAfterPlainAPIChanges`.
         static let standardDomainListing = "kCFPreferencesCurrentApplication"
 
+        // Not an internal, but a behaviour the saver works around (see `LinuxSaver.otherForms`): corelibs
+        // keeps one form of a name (composed or decomposed) in memory once one is set, and drops a `set`
+        // of one form while another read from the file is there. Tested by
+        // `aNameReadsInThisProcessWhatTheNextLaunchReads`.
+
         /// Makes Foundation read the domain's file now: corelibs reads it at the first read of any name,
         /// and reads racing with that first one see an empty domain (four threads reading a saved suite
         /// at once: one run in six gave three of them the default). Reading a name nobody uses does it.

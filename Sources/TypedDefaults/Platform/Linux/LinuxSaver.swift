@@ -125,7 +125,11 @@
         }
 
         func hasUnsavedWrite(forName name: String) -> Bool {
-            pending.withLock { $0.changes[ExactText(name)] != nil }
+            // Any form of the name: a write of one replaces the others (see `otherForms`).
+            let others = otherForms(of: name)
+            return pending.withLock { state in
+                state.changes[ExactText(name)] != nil || others.contains { state.changes[ExactText($0)] != nil }
+            }
         }
 
         func forgetUnsavedWrites() {
@@ -231,6 +235,7 @@
                     }
                     for (name, object) in changes {
                         state.contents[name] = object
+                        Self.removeOtherForms(of: name, from: &state.contents)
                     }
                     let bytes = try Self.encode(state.contents)
                     let looked = known
@@ -260,6 +265,27 @@
             } catch {
                 restorePending(changes)
                 throw error
+            }
+        }
+
+        func otherForms(of name: String) -> [String] {
+            guard name.utf8.contains(where: { $0 >= 0x80 }) else { return [] }
+            var forms: [String] = []
+            for form in [name.precomposedStringWithCanonicalMapping, name.decomposedStringWithCanonicalMapping]
+            where !form.utf8.elementsEqual(name.utf8) && !forms.contains(where: { $0.utf8.elementsEqual(form.utf8) }) {
+                forms.append(form)
+            }
+            return forms
+        }
+
+        /// Removes from `contents` every other form of `name` (composed or decomposed: Swift's equal, other
+        /// bytes). Foundation keeps one form of a name in memory, and a `set` or removal of one replaces the
+        /// others there; the file follows, so that what a name reads in this process is what the next
+        /// launch reads. Only a name with a non-ASCII character has other forms.
+        private static func removeOtherForms(of name: ExactText, from contents: inout [ExactText: Any]) {
+            guard name.text.utf8.contains(where: { $0 >= 0x80 }) else { return }
+            for other in contents.keys where other.text == name.text && other != name {
+                contents[other] = nil
             }
         }
 
@@ -487,7 +513,10 @@
             guard !changed.isEmpty else { return }
             queued.withLock { queue in
                 for (name, object) in changed {
-                    queue[name] = (object, saving[name] != nil)
+                    // Saved over by any form of the name (see `otherForms`).
+                    let savedOver =
+                        saving[name] != nil || otherForms(of: name.text).contains { saving[ExactText($0)] != nil }
+                    queue[name] = (object, savedOver)
                 }
             }
         }
