@@ -5,10 +5,13 @@ import Testing
 
 /// A storage that reports every change of a watched name as key-value observing does on Apple
 /// platforms: synchronously, on the writing thread, inside `set`, the library's own writes included.
-/// `writeElsewhere` is another writer (an app extension, `defaults write`, the plain API).
+/// `writeElsewhere` is another writer (an app extension, `defaults write`, the plain API). With
+/// `reportsHoldingItsLock`, a report is made with the storage's own (recursive) lock held, as a storage
+/// that notifies inside its critical section does.
 private final class FakeObservedStorage: ExternallyChangingStorage, @unchecked Sendable {
     // @unchecked: all state is guarded by `lock`.
-    private let lock = NSLock()
+    private let lock = NSRecursiveLock()
+    private let reportsHoldingItsLock: Bool
     private var values: [String: Any] = [:]
     private var registered: [String: Any] = [:]
     private var watches: [String: [UUID: @Sendable () -> Void]] = [:]
@@ -22,16 +25,25 @@ private final class FakeObservedStorage: ExternallyChangingStorage, @unchecked S
         func stop() { end() }
     }
 
+    init(reportsHoldingItsLock: Bool = false) {
+        self.reportsHoldingItsLock = reportsHoldingItsLock
+    }
+
     var watchedNames: Set<String> { lock.withLock { Set(watches.keys) } }
 
     func object(forKey key: String) -> Any? { lock.withLock { values[key] ?? registered[key] } }
     func set(_ object: Any?, forKey key: String) {
-        lock.withLock { values[key] = object }
-        report(key)
+        change(key) { $0 = object }
     }
     func removeObject(forKey key: String) {
-        lock.withLock { values[key] = nil }
-        report(key)
+        change(key) { $0 = nil }
+    }
+    private func change(_ key: String, _ body: (inout Any?) -> Void) {
+        lock.lock()
+        body(&values[key])
+        if reportsHoldingItsLock { report(key) }
+        lock.unlock()
+        if !reportsHoldingItsLock { report(key) }
     }
     func register(defaults: [String: Any]) { lock.withLock { registered.merge(defaults) { $1 } } }
     func storedValues() -> [String: Any]? { lock.withLock { values } }
@@ -62,6 +74,9 @@ private final class FakeObservedStorage: ExternallyChangingStorage, @unchecked S
     }
 }
 
+/// Observations a failed deadlock test cannot end (ending one waits for the deadlocked locks).
+private let keptAfterADeadlock = Recorder<ObservationToken>()
+
 @Suite("Changes made by other means reach observers through the shared pipeline")
 struct ExternalChangeTests {
     @Test func anotherWritersChangeIsHeardOnceWithItsOldAndNewValue() throws {
@@ -78,6 +93,38 @@ struct ExternalChangeTests {
         storage.writeElsewhere(nil, forKey: "launchCount")
         #expect(heard.all == ["0->5", "5->6", "6->0"])
         #expect(store[.launchCount] == 0)
+    }
+
+    /// A storage that reports another writer's change while holding its own lock: the library's writes
+    /// on one thread and the other writer's on another never wait for each other forever, and observers
+    /// end with the last value. Before, a commit holding the library's write order waited for the
+    /// storage's lock in `object(forKey:)` while the report held it and waited for the write order.
+    @Test func aStorageReportingWhileHoldingItsLockNeverDeadlocks() {
+        let storage = FakeObservedStorage(reportsHoldingItsLock: true)
+        let store = DefaultsStore(storage: storage)
+        let heard = Recorder<Int>()
+        let token = store.observe(.launchCount) { heard.append($0.newValue) }
+        let finished = DispatchSemaphore(value: 0)
+        Thread {
+            for value in 1...2_000 { store[.launchCount] = value }
+            finished.signal()
+        }.start()
+        Thread {
+            for value in 1...2_000 { storage.writeElsewhere(-value, forKey: "launchCount") }
+            finished.signal()
+        }.start()
+        let ended = (0..<2).filter { _ in finished.wait(timeout: .now() + waitLimit) == .success }.count
+        // After a deadlock, the storage and the store stay locked: the test ends without touching them.
+        guard ended == 2 else {
+            Issue.record("a deadlock: \(2 - ended) writer threads never finished")
+            keptAfterADeadlock.append(token)  // ending the observation would wait for the locks too
+            return
+        }
+        defer { token.cancel() }
+        storage.writeElsewhere(7, forKey: "launchCount")
+        #expect(
+            pollUntil { heard.all.last == 7 }, "observers last heard \(heard.all.last.map { "\($0)" } ?? "nothing")")
+        #expect(store[.launchCount] == 7)
     }
 
     @Test func theLibrarysOwnWritesAreNotHeardTwice() {

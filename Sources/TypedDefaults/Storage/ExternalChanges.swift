@@ -12,6 +12,11 @@
 public protocol ExternallyChangingStorage: KeyValueStorage {
     /// Starts calling `onChange` after each change of `key`'s value, from any thread (on the writing
     /// thread, inside `set`, is allowed). Returns what stops it.
+    ///
+    /// `onChange` never waits for a lock of the library's: it may be called with a lock of the storage
+    /// held (the library then reads the value again a moment later, once its own order of changes is
+    /// free). It may read the storage (`object(forKey:)`) on the calling thread, so a storage that
+    /// reports with its own lock held makes that lock recursive.
     func watchChanges(ofKey key: String, _ onChange: @escaping @Sendable () -> Void) -> any ExternalChangeWatch
 }
 

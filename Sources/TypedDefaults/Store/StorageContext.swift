@@ -56,6 +56,11 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     /// Names watched for Swift's Observation whether or not they have observers, for the context's life:
     /// Observation does not tell when a tracking ends. Guarded by `writeOrder`.
     private var watchedForObservation: Set<String> = []
+    /// Names reported changed while the write order was taken, to be read again on `reportQueue`.
+    private let reportsToReadAgain = Locked<Set<String>>([])
+    /// Where reports that could not take the write order at once are read again: one queue for the
+    /// process, in the order they came.
+    private static let reportQueue = DispatchQueue(label: "TypedDefaults.externalChanges")
     /// The thread storing a value while a name is watched: a report from inside that `set` (key-value
     /// observing reports every `set`, on the writing thread) is the write's own echo.
     private let writingThread = Locked<ObjectIdentifier?>(nil)
@@ -530,17 +535,39 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
 
     /// A report that `name` may have changed by other means: read again, and heard as a change when it
     /// differs from what observers last heard.
+    ///
+    /// Never waits for the write order: a storage may report while holding a lock of its own, which a
+    /// commit holding the write order may be waiting for (in `object(forKey:)`). When the write order is
+    /// taken, the report is read again on the library's report queue once it is free.
     private func externalChange(of name: String) {
         if writingThread.withLock({ $0 }) == ObjectIdentifier(Thread.current) { return }
-        let commit = writeOrder.withLock { () -> Commit? in
-            guard let entry = externalWatches[name] else { return nil }
-            let now = storage.object(forKey: name)
-            if sameStoredObject(now, entry.last) { return nil }
-            externalWatches[name]?.last = now
-            if cloudSync != nil { noteForSync(now, forName: name) }
-            return numberedChange(of: name, from: entry.last, to: now)
-        }
+        guard writeOrder.try() else { return readAgainLater(name) }
+        let commit = externalCommit(of: name)
+        writeOrder.unlock()
         if let commit { announce(commit) }
+    }
+
+    /// Reads `name` again on the report queue, once per name however many reports come meanwhile.
+    private func readAgainLater(_ name: String) {
+        guard reportsToReadAgain.withLock({ $0.insert(name).inserted }) else { return }
+        Self.reportQueue.async { [weak self] in
+            guard let self else { return }
+            // Taken off first: a report that comes while this one is read is read again after it.
+            reportsToReadAgain.withLock { _ = $0.remove(name) }
+            let commit = writeOrder.withLock { externalCommit(of: name) }
+            if let commit { announce(commit) }
+        }
+    }
+
+    /// The change a report of `name` stands for, if observers have not heard it yet. Called with
+    /// `writeOrder` held.
+    private func externalCommit(of name: String) -> Commit? {
+        guard let entry = externalWatches[name] else { return nil }
+        let now = storage.object(forKey: name)
+        if sameStoredObject(now, entry.last) { return nil }
+        externalWatches[name]?.last = now
+        if cloudSync != nil { noteForSync(now, forName: name) }
+        return numberedChange(of: name, from: entry.last, to: now)
     }
 
     /// Runs `body` so that no other `exclusively` over this storage runs meanwhile: in this process, and
