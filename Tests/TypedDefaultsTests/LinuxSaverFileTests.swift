@@ -201,17 +201,24 @@ import TypedDefaults
             }
         }
 
-        /// A file holding a set, on which Foundation's own parser (corelibs 6.3.1) crashes, is moved aside
-        /// as a file the library cannot read, not handed to that parser: the process goes on.
-        @Test func aFileHoldingASetIsMovedAsideNotParsedByFoundation() throws {
+        /// A file holding a set, on which Foundation's own parser (corelibs 6.3.1) crashes, or a UID, with
+        /// which it reads the whole domain as empty (silently, before), is moved aside as a file the
+        /// library cannot read and reported, not handed to that parser: the process goes on.
+        @Test(
+            arguments: [
+                [[0xD1, 1, 2], [0x54] + Array("tags".utf8), [0xC2, 3, 4], [0x10, 1], [0x10, 2]],  // {tags: set}
+                [[0xD2, 1, 2, 3, 4], [0x54] + Array("kept".utf8), [0x51] + Array("u".utf8), [0x10, 5], [0x80, 1]],
+            ] as [[[UInt8]]])
+        func aFileHoldingASetOrAUIDIsMovedAsideAndReported(_ objects: [[UInt8]]) throws {
             try withSuite { suite, store in
                 let file = testConfigHome.appendingPathComponent(suite + ".plist")
-                let bytes = Self.binaryPropertyList([
-                    [0xD1, 1, 2], [0x54] + Array("tags".utf8), [0xC2, 3, 4], [0x10, 1], [0x10, 2],
-                ])
+                let bytes = Self.binaryPropertyList(objects)
                 try bytes.write(to: file)
-                store[UserDefaultTypedKey<Int>("written", defaultValue: 0)] = 1
-                try store.flush()
+                try withReportedErrors { reported in
+                    store[UserDefaultTypedKey<Int>("written", defaultValue: 0)] = 1
+                    try store.flush()
+                    #expect(reported.all.contains { if case .unreadableFileKept = $0 { true } else { false } })
+                }
                 let kept = try FileManager.default.contentsOfDirectory(atPath: testConfigHome.path)
                     .filter { $0.hasPrefix(suite + ".plist.unreadable-") }
                 #expect(kept.count == 1)

@@ -44,11 +44,13 @@ enum BinaryPropertyList {
         return reader.object(at: reader.top, depth: 0)
     }
 
-    /// Whether `bytes` is a binary property list with a set among its objects: swift-corelibs-foundation
-    /// 6.3.1's `PropertyListSerialization` crashes on one, so such a file must not be handed to it.
-    static func holdsSet(_ bytes: [UInt8]) -> Bool {
+    /// Whether `bytes` is a binary property list with a set or a UID among its objects, which no
+    /// `UserDefaults` write makes: swift-corelibs-foundation 6.3.1's `PropertyListSerialization` crashes
+    /// on a set, and reads a domain holding a UID as empty, so such a file is one the library cannot
+    /// read (moved aside and reported at the next save), never handed to that parser.
+    static func holdsSetOrUID(_ bytes: [UInt8]) -> Bool {
         guard let reader = Reader(bytes) else { return false }
-        return reader.holdsSet()
+        return reader.holdsSetOrUID()
     }
 
     /// One object of the file: leaves hold their value, collections the indexes of their elements.
@@ -355,9 +357,9 @@ enum BinaryPropertyList {
         }
 
         /// Whether any object's marker is a set's.
-        func holdsSet() -> Bool {
+        func holdsSetOrUID() -> Bool {
             (0..<objectCount).contains { index in
-                offset(ofObject: index).map { bytes[$0] >> 4 == 0xC } ?? false
+                offset(ofObject: index).map { bytes[$0] >> 4 == 0xC || bytes[$0] >> 4 == 0x8 } ?? false
             }
         }
 

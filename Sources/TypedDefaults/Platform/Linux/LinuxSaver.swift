@@ -693,8 +693,9 @@
         /// takes for equal, and Foundation keeps both.
         private static func parse(_ bytes: [UInt8]) -> [ExactText: Any]? {
             if let dictionary = BinaryPropertyList.decode(bytes) { return dictionary }
-            // Foundation's parser crashes on a set: such a file is one the library cannot read.
-            if BinaryPropertyList.holdsSet(bytes) { return nil }
+            // Foundation's parser crashes on a set and reads a domain with a UID as empty: such a file is
+            // one the library cannot read.
+            if BinaryPropertyList.holdsSetOrUID(bytes) { return nil }
             guard let parsed = try? PropertyListSerialization.propertyList(from: Data(bytes), format: nil),
                 let dictionary = parsed as? [String: Any]
             else { return nil }
