@@ -27,7 +27,8 @@
 //   typed-defaults-probe bootstrap SUITE [late|twice]   choose SUITE as the app's store, then add one to
 //                                                       "bootstrapCount" through a wrapper and through
 //                                                       Defaults in another module, save, print the count
-//                                                       (late: Defaults used first; twice: bootstrap twice)
+//                                                       (late: Defaults used first; twice: bootstrap twice;
+//                                                       twice-after-use: twice, Defaults used in between)
 //   typed-defaults-probe swatches SUITE                 print the archived swatches: one, the array, the dictionary
 //   typed-defaults-probe changing-default SUITE         read keys whose default changes (a computed key
 //                                                       from one declaration, a default closure), print them
@@ -185,7 +186,9 @@ case "bootstrap":
     let mode = arguments.dropFirst(2).first
     if mode == "late" { _ = Defaults[Fixture.count] }
     DefaultsStore.bootstrap(DefaultsStore(suiteName: arguments[1])!)
-    if mode == "twice" { DefaultsStore.bootstrap(DefaultsStore(suiteName: arguments[1])!) }
+    // twice-after-use: what the losing call of two at once may see, the winner's store already in use.
+    if mode == "twice-after-use" { _ = Defaults[Fixture.count] }
+    if mode == "twice" || mode == "twice-after-use" { DefaultsStore.bootstrap(DefaultsStore(suiteName: arguments[1])!) }
     let settings = ProbeSettings()
     settings.count += 1
     countThroughDefaults()

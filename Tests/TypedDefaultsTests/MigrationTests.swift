@@ -170,8 +170,9 @@ struct BootstrapTests {
     }
 
     /// A bootstrap after `Defaults` was used, or a second one, stops a debug build with a message that
-    /// says what happened.
-    @Test(arguments: [("late", "after Defaults"), ("twice", "called twice")])
+    /// says what happened. A second call after the first one's store was used (the losing call of two at
+    /// once) is a second call: before, it said the first use came before it.
+    @Test(arguments: [("late", "after Defaults"), ("twice", "called twice"), ("twice-after-use", "called twice")])
     func aLateOrSecondBootstrapIsAClearErrorInDebugBuilds(mode: String, message: String) throws {
         let suite = uniqueSuiteName()
         defer { DefaultsStore.removeSuite(named: suite) }

@@ -49,12 +49,15 @@ enum AppStore {
     /// Takes `store` as the app's store, or says why not.
     static func choose(_ store: DefaultsStore) -> String? {
         state.withLock { state in
+            // Another call chose first, whether or not Defaults was used since (two calls at once: the
+            // loser may come after the winner's first use).
+            if state.chosen != nil {
+                return
+                    "DefaultsStore.bootstrap(_:) was called twice; the store of the call that came first stays."
+            }
             if state.used {
                 return
                     "DefaultsStore.bootstrap(_:) was called after Defaults or a @UserDefault without store: was first used; call it at launch, before any use. Defaults stays on the store it had."
-            }
-            if state.chosen != nil {
-                return "DefaultsStore.bootstrap(_:) was called twice; the first call's store stays."
             }
             state.chosen = store
             return nil
