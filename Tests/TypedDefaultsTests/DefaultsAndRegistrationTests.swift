@@ -32,6 +32,23 @@ struct DefaultsAndRegistrationTests {
         }
     }
 
+    /// Another party's `register(defaults:)` for a key's name (an app's preview code, a test) is a
+    /// registration like the key's own: the last one made gives the default, through the key and the plain
+    /// API alike, and a stored value still wins over it.
+    @Test(arguments: [Backend.userDefaultsSuite, .inMemory, .minimalCustom])
+    func anotherPartysRegistrationIsTheDefaultThroughTheKeyToo(_ backend: Backend) {
+        withStore(backend) { store in
+            #expect(store[.launchCount] == 0)
+            store.storage.register(defaults: ["launchCount": 5])
+            #expect(store[.launchCount] == 5)
+            #expect(store.storage.object(forKey: "launchCount") as? Int == 5)
+            store[.launchCount] = 1
+            #expect(store[.launchCount] == 1)
+            store.remove(.launchCount)
+            #expect(store[.launchCount] == 5)
+        }
+    }
+
     // A backend that cannot list its values cannot tell these apart (documented); the others must.
     @Test(arguments: [Backend.userDefaultsSuite, .inMemory])
     func aStoredValueEqualToTheDefaultCountsAsStored(_ backend: Backend) {
