@@ -20,7 +20,8 @@ let package = Package(
         // An app's settings module for the probe: keys and a wrapper that must follow the app's
         // `DefaultsStore.bootstrap` from another module.
         .target(name: "ProbeSettings", dependencies: ["TypedDefaults"], path: "Tests/ProbeSettings"),
-        // Sets XDG_CONFIG_HOME to a folder of the test run's own before the first test, removed at exit.
+        // Removes, when the test run exits, the files its suites left in the real configuration folder
+        // (`$XDG_CONFIG_HOME` or `$HOME/.config`): Foundation reads that folder before any test runs.
         .target(name: "TestEnvironment", path: "Tests/TestEnvironment"),
         .testTarget(
             name: "TypedDefaultsTests",

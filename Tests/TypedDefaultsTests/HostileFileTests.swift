@@ -31,8 +31,26 @@ import TypedDefaults
         }
     }
 
+    /// Runs `body` with a new configuration folder, removed afterwards. Made where another user can
+    /// reach it (some tests run the probe as `nobody`): in the temporary folder when every folder above it
+    /// lets others pass, else in `/tmp` (a private `TMPDIR`, mode 0700, keeps them out).
     func withConfigFolder(_ body: (ConfigFolder) throws -> Void) throws {
-        try withTemporaryFolder { folder in try body(ConfigFolder(url: folder)) }
+        let base = [FileManager.default.temporaryDirectory, URL(fileURLWithPath: "/tmp")].first(where: othersCanReach)
+        let folder = (base ?? FileManager.default.temporaryDirectory).appendingPathComponent("typed-defaults-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try body(ConfigFolder(url: folder))
+    }
+
+    /// Whether every folder from the root down to `folder` lets other users pass (its x bit for others).
+    private func othersCanReach(_ folder: URL) -> Bool {
+        var path = folder.resolvingSymlinksInPath().path
+        while true {
+            var status = stat()
+            guard stat(path, &status) == 0, status.st_mode & S_IXOTH != 0 else { return false }
+            if path == "/" || path.isEmpty { return true }
+            path = (path as NSString).deletingLastPathComponent
+        }
     }
 
     @Suite("Hostile files and suite names are refused, and nothing is lost or written outside")

@@ -119,33 +119,26 @@ check(
 
 // MARK: Issue 4: storage seam and key management
 
-final class DictionaryStorage: KeyValueStorage, @unchecked Sendable {  // only the four methods
+// Storage Backends' snippet, verbatim: the article's code compiles with warnings as errors.
+final class KeychainStorage: KeyValueStorage, @unchecked Sendable {
+    // @unchecked: `items` and `registered` are guarded by `lock`.
     private let lock = NSLock()
-    private var stored: [String: Any] = [:]
+    private var items: [String: Any] = [:]  // stands in for the Keychain calls (SecItemCopyMatching, ...)
     private var registered: [String: Any] = [:]
-    func object(forKey key: String) -> Any? {
+
+    func object(forKey key: String) -> Any? { locked { items[key] ?? registered[key] } }
+    func set(_ object: Any?, forKey key: String) { locked { items[key] = object } }
+    func removeObject(forKey key: String) { locked { items[key] = nil } }
+    func register(defaults: [String: Any]) { locked { registered.merge(defaults) { _, new in new } } }
+
+    private func locked<Result>(_ body: () -> Result) -> Result {
         lock.lock()
         defer { lock.unlock() }
-        return stored[key] ?? registered[key]
-    }
-    func set(_ object: Any?, forKey key: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        stored[key] = object
-    }
-    func removeObject(forKey key: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        stored[key] = nil
-    }
-    func register(defaults: [String: Any]) {
-        lock.lock()
-        defer { lock.unlock() }
-        registered.merge(defaults) { _, new in new }
+        return body()
     }
 }
 
-let custom = DefaultsStore(storage: DictionaryStorage(), keyPrefix: "app.")
+let custom = DefaultsStore(storage: KeychainStorage(), keyPrefix: "app.")
 custom[.launchCount] = 5
 check(custom.storage.object(forKey: "app.launchCount") as? Int == 5, "a prefix applies to the stored name")
 custom[.sessions] += 1
