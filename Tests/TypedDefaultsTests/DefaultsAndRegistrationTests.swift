@@ -38,14 +38,16 @@ struct DefaultsAndRegistrationTests {
     @Test(arguments: [Backend.userDefaultsSuite, .inMemory, .minimalCustom])
     func anotherPartysRegistrationIsTheDefaultThroughTheKeyToo(_ backend: Backend) {
         withStore(backend) { store in
-            #expect(store[.launchCount] == 0)
-            store.storage.register(defaults: ["launchCount": 5])
-            #expect(store[.launchCount] == 5)
-            #expect(store.storage.object(forKey: "launchCount") as? Int == 5)
-            store[.launchCount] = 1
-            #expect(store[.launchCount] == 1)
-            store.remove(.launchCount)
-            #expect(store[.launchCount] == 5)
+            // A name of its own: `UserDefaults` keeps one registration domain for every suite.
+            let key = UserDefaultTypedKey<Int>("registeredElsewhere.\(backend)", defaultValue: 0)
+            #expect(store[key] == 0)
+            store.storage.register(defaults: [key.name: 5])
+            #expect(store[key] == 5)
+            #expect(store.storage.object(forKey: key.name) as? Int == 5)
+            store[key] = 1
+            #expect(store[key] == 1)
+            store.remove(key)
+            #expect(store[key] == 5)
         }
     }
 

@@ -137,6 +137,17 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
     }
 }
 
+extension UserDefaultTypedKey {
+    /// Whether `other` is a key of this value type whose given default is certainly this key's (by the
+    /// type's `==` where it has one). Cast to `Self`, whose type the runtime reads from this key: a cast
+    /// to `UserDefaultTypedKey<Value>` in generic code looks the generic type up at each call, which a
+    /// key made on each access (a computed `static var`) paid at every read.
+    func hasSameGivenDefault(as other: AnyObject) -> Bool {
+        guard let other = other as? Self else { return false }
+        return Value._isCertainlySameDefault(other.givenDefault, givenDefault)
+    }
+}
+
 /// Whether `#function` gave `name` as a property's name, a key's name of its own. Swift gives the
 /// enclosing type's name in a stored property's initializer (`static let`: capitalized, as type names
 /// are) and a function's or closure's name with its parentheses elsewhere; empty is never a name.

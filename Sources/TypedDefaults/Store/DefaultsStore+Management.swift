@@ -14,13 +14,13 @@ extension DefaultsStore {
     @discardableResult
     public func migrate<Value>(from oldName: String, to key: UserDefaultTypedKey<Value>) -> Bool {
         let oldStoredName = keyPrefix + oldName
-        let (newStoredName, binding) = bound(key)
+        let (newStoredName, tracked) = bound(key)
         guard !key.isNameless, oldStoredName != newStoredName, !hasKey(key),
             let oldObject = context.storedObject(forName: oldStoredName),
             let value = Value(userDefaultsObject: oldObject),
             let newObject = value.userDefaultsObject
         else { return false }
-        write(newObject, forStoredName: newStoredName, tracked: binding.tracked)
+        write(newObject, forStoredName: newStoredName, tracked: tracked)
         write(nil, forStoredName: oldStoredName)
         return true
     }

@@ -58,16 +58,7 @@ public final class DefaultsStore: Sendable {
     @usableFromInline
     func object<Value>(for key: UserDefaultTypedKey<Value>) -> Any? {
         if key.isNameless { return nil }
-        let (name, binding) = bound(key)
-        binding.tracked.access()
-        return storedObject(forName: name, key: key, binding: binding)
-    }
-
-    /// What the storage holds for `name`, as a read of `key` sees it (see `StorageContext.object(forName:changedDefault:)`).
-    private func storedObject<Value>(forName name: String, key: UserDefaultTypedKey<Value>, binding: KeyBinding) -> Any?
-    {
-        if binding.defaultChanged { return context.object(forName: name, changedDefault: key) }
-        return context.storage.object(forKey: name)
+        return context.read(key, as: keyPrefix.isEmpty ? key.name : keyPrefix + key.name)
     }
 
     /// What a read of `key` gives for a stored object: the object converted to the key's type, or the
@@ -81,9 +72,9 @@ public final class DefaultsStore: Sendable {
     /// `key`'s stored name in this store (the prefix and the key's name), bound in the storage (its
     /// default registered the first time the name is used with the key's value type), and the name as
     /// Swift's Observation sees it.
-    func bound<Value>(_ key: UserDefaultTypedKey<Value>) -> (name: String, binding: KeyBinding) {
+    func bound<Value>(_ key: UserDefaultTypedKey<Value>) -> (name: String, tracked: any TrackedName) {
         let name = keyPrefix.isEmpty ? key.name : keyPrefix + key.name
-        return (name, context.bind(key, as: name))
+        return (name, context.bind(key, as: name).tracked)
     }
 
     /// `key`'s stored name in this store, bound as `bound(_:)` binds it.
@@ -122,12 +113,12 @@ public final class DefaultsStore: Sendable {
     /// ``ErrorReporting`` instead.
     public func set<Value>(_ value: Value, for key: UserDefaultTypedKey<Value>) throws {
         try refuseIfNameless(key)
-        let (name, binding) = bound(key)
+        let (name, tracked) = bound(key)
         let object = value.userDefaultsObject
         if object == nil, !Self.isNil(value) {
             throw DefaultsError.unconvertibleValue(key: name, type: unconvertibleDescription(value))
         }
-        write(object, forStoredName: name, tracked: binding.tracked)
+        write(object, forStoredName: name, tracked: tracked)
     }
 
     /// Reads `key`'s value, changes it with `transform`, and stores the result, as one step: another
@@ -154,10 +145,11 @@ public final class DefaultsStore: Sendable {
         -> Value
     {
         try refuseIfNameless(key)
-        let (name, binding) = bound(key)
+        let name = keyPrefix.isEmpty ? key.name : keyPrefix + key.name
+        let binding = context.bind(key, as: name)
         var commit: Commit?
         let value = try context.exclusively {
-            var value = Self.value(of: key, from: storedObject(forName: name, key: key, binding: binding))
+            var value = Self.value(of: key, from: context.read(key, as: name, bound: binding))
             try transform(&value)
             let object = value.userDefaultsObject
             if object == nil, !Self.isNil(value) {
@@ -186,8 +178,8 @@ public final class DefaultsStore: Sendable {
         } catch {
             return ErrorReporting.report(error)
         }
-        let (name, binding) = bound(key)
-        write(nil, forStoredName: name, tracked: binding.tracked)
+        let (name, tracked) = bound(key)
+        write(nil, forStoredName: name, tracked: tracked)
     }
 
     /// Removes the stored values of several keys, of any value types: `store.remove(.theme, .launchCount)`.

@@ -238,7 +238,9 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
             // was put aside until now.
             if saver != nil { bringInDeferred(only: storedName) }
             return bindings.withLock { bindings in
+                // Another thread bound the name meanwhile, with another key object.
                 if let bound = bindings.entry(for: storedName, nameHash: nameHash, valueType: valueType) {
+                    if differs { bound.first.defaultChanged = true }
                     return KeyBinding(tracked: bound.tracked, defaultChanged: bound.first.defaultChanged)
                 }
                 let first = FirstKey(key)
@@ -256,6 +258,21 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
             return KeyBinding(tracked: found.tracked, defaultChanged: true)
         }
         return KeyBinding(tracked: found.tracked, defaultChanged: found.changed)
+    }
+
+    /// What the storage holds for `key` under `storedName`, as a read through the key sees it: bound,
+    /// reported to Swift's Observation, and past another key object's default (see
+    /// `object(forName:changedDefault:)`). One call that returns only the object: the hot path of a read.
+    func read<Value>(_ key: UserDefaultTypedKey<Value>, as storedName: String) -> Any? {
+        let binding = bind(key, as: storedName)
+        binding.tracked.access()
+        return read(key, as: storedName, bound: binding)
+    }
+
+    /// What the storage holds for `key`, bound as `binding` says, without reporting the read.
+    func read<Value>(_ key: UserDefaultTypedKey<Value>, as storedName: String, bound binding: KeyBinding) -> Any? {
+        if binding.defaultChanged { return object(forName: storedName, changedDefault: key) }
+        return storage.object(forKey: storedName)
     }
 
     /// What a read of `key` finds stored under `name` once key objects of the name have given more than
@@ -276,11 +293,7 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     /// Whether `key` gives its name the default `first` gave it: by the value type's `==` where it has
     /// one (the common case costs that), else by property list. Two computed defaults are taken as one.
     private static func sameDefault<Value>(_ first: FirstKey, _ key: UserDefaultTypedKey<Value>) -> Bool {
-        if !first.hasComputedDefault, !key.hasComputedDefault, let typed = first.key as? UserDefaultTypedKey<Value>,
-            Value._isCertainlySameDefault(typed.givenDefault, key.givenDefault)
-        {
-            return true
-        }
+        if !first.hasComputedDefault, !key.hasComputedDefault, key.hasSameGivenDefault(as: first.key) { return true }
         return defaultsAgree(
             computed: first.hasComputedDefault, first.defaultObject, computed: key.hasComputedDefault, key.defaultObject
         )
@@ -365,6 +378,7 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
         if cloudSync != nil { noteForSync(object, forName: name) }
         sequence &+= 1
         let newObject = observers.isEmpty ? nil : storage.object(forKey: name)
+        expect(sequence, by: observers)
         return Commit(
             tracked: tracked, observers: observers,
             change: ObjectChange(oldObject: oldObject, newObject: newObject, sequence: sequence))
@@ -441,9 +455,17 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     /// `writeOrder` held.
     private func numberedChange(of name: String, from oldObject: Any?, to newObject: Any?) -> Commit {
         sequence &+= 1
+        let observers = observers.observers(of: name)
+        expect(sequence, by: observers)
         return Commit(
-            tracked: trackedName(name), observers: observers.observers(of: name),
+            tracked: trackedName(name), observers: observers,
             change: ObjectChange(oldObject: oldObject, newObject: newObject, sequence: sequence))
+    }
+
+    /// Tells `observers` that change `sequence` is theirs, in the order of changes: those that get changes
+    /// in commit order (a stream) wait for it. Called with `writeOrder` held, where the change is numbered.
+    private func expect(_ sequence: UInt64, by observers: [Observer]) {
+        for observer in observers { observer.expect(sequence) }
     }
 
     func announce(_ commits: [Commit]) {
@@ -478,7 +500,10 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
         let watched = !externalWatches.isEmpty
         if watched { writingThread.withLock { $0 = ObjectIdentifier(Thread.current) } }
         // One form of a name at a time (Linux: see `DomainSaver.otherForms`).
-        for other in saver?.otherForms(of: name) ?? [] { storage.removeObject(forKey: other) }
+        // A name has other forms only with a non-ASCII character.
+        if let saver, name.utf8.withContiguousStorageIfAvailable({ $0.contains { $0 >= 0x80 } }) ?? true {
+            for other in saver.otherForms(of: name) { storage.removeObject(forKey: other) }
+        }
         if let object {
             storage.set(object, forKey: name)
         } else {
@@ -707,15 +732,6 @@ struct Commit {
     let tracked: (any TrackedName)?
     let observers: [Observer]
     let change: ObjectChange
-
-    /// Made with the storage's write order held, where the change is numbered: observers that get changes
-    /// in commit order learn its number here.
-    init(tracked: (any TrackedName)?, observers: [Observer], change: ObjectChange) {
-        self.tracked = tracked
-        self.observers = observers
-        self.change = change
-        for observer in observers { observer.expect(change.sequence) }
-    }
 }
 
 /// The names `UserDefaults` may hold a launch argument for (`-name value`): any argument that starts
