@@ -10,6 +10,14 @@ import Foundation
 import Observation
 import TypedDefaults
 
+/// `value` with its thousands grouped ("1,000"), on every system the package supports.
+func grouped(_ value: Int) -> String {
+    let formatter = NumberFormatter()
+    formatter.numberStyle = .decimal
+    formatter.locale = Locale(identifier: "en_US")
+    return formatter.string(from: NSNumber(value: value)) ?? "\(value)"
+}
+
 /// The loop whose instructions are counted: nothing else in the process is.
 @inline(never)
 func countedRegionForCallgrind(_ operations: Int, _ body: (Int) -> Void) {
@@ -51,6 +59,9 @@ func runInstructionCase(_ name: String, side: String, operations: Int, keys: Int
     case ("write", "plain"): body = { plain.set($0 as Any, forKey: "int") }
     case ("computed", "library"): body = { _ in keep(store[computed]) }
     case ("tracked", "library"):
+        guard #available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *) else {
+            fatalError("Swift's Observation needs macOS 14 or a later system")
+        }
         body = { _ in
             withObservationTracking {
                 keep(store[key])
@@ -122,7 +133,7 @@ func runInstructionGate(check: Bool) -> Bool {
     }
     var rows: [Row] = []
     for keys in [1, 1_000] {
-        let suffix = keys == 1 ? "" : ", \(keys.formatted()) keys"
+        let suffix = keys == 1 ? "" : ", \(grouped(keys)) keys"
         let read = instructions("read", "library", keys: keys)
         rows.append(
             Row(

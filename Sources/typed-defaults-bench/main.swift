@@ -267,21 +267,23 @@ compare(
 // that change, so trackings do not pile up from round to round.
 let trackedKey = UserDefaultTypedKey<Int>("tracked", defaultValue: 0)
 store[trackedKey] = 1
-compare(
-    "read Int, tracked", budget: .infinity, baseline: "plain read, same tracking",
-    settle: { store[trackedKey] += 1 },
-    library: { _ in
-        withObservationTracking {
-            keep(store[trackedKey])
-        } onChange: {
-        }
-    },
-    plain: { _ in
-        withObservationTracking {
-            keep(plain.object(forKey: trackedKey.name) as? Int)
-        } onChange: {
-        }
-    })
+if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *) {
+    compare(
+        "read Int, tracked", budget: .infinity, baseline: "plain read, same tracking",
+        settle: { store[trackedKey] += 1 },
+        library: { _ in
+            withObservationTracking {
+                keep(store[trackedKey])
+            } onChange: {
+            }
+        },
+        plain: { _ in
+            withObservationTracking {
+                keep(plain.object(forKey: trackedKey.name) as? Int)
+            } onChange: {
+            }
+        })
+}
 
 // The library's own cost, without UserDefaults: an Int read on InMemoryStorage, reported, no budget.
 let memory = DefaultsStore(storage: InMemoryStorage())

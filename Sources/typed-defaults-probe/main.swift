@@ -383,14 +383,18 @@ case "set-on-line":
     }
     say("saved")
 case "no-inotify":
-    // Takes every inotify instance this user may have, then uses the suite.
-    var taken: [Int32] = []
-    while true {
-        let descriptor = inotify_init1(0)
-        if descriptor < 0 { break }
-        taken.append(descriptor)
-    }
-    print("count=\(store[Fixture.count]) taken=\(taken.count > 0)")
+    // Takes every inotify instance this user may have, then uses the suite (Linux: the saver's watch).
+    #if os(Linux)
+        var taken: [Int32] = []
+        while true {
+            let descriptor = inotify_init1(0)
+            if descriptor < 0 { break }
+            taken.append(descriptor)
+        }
+        print("count=\(store[Fixture.count]) taken=\(taken.count > 0)")
+    #else
+        fail("no-inotify: Linux only")
+    #endif
 case "exit-in-modify":
     Fixture.write(to: store)
     _ = try? store.modify(UserDefaultTypedKey<Int>("modified", defaultValue: 0)) { _ in exit(0) }

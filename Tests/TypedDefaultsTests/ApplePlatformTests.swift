@@ -34,7 +34,8 @@
         }
 
         /// With no observer, Swift's Observation hears the plain API once the key is tracked.
-        @Test func swiftObservationHearsThePlainAPIOnceTracked() throws {
+        @Test @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+        func swiftObservationHearsThePlainAPIOnceTracked() throws {
             try withSuite { suite, store in
                 store.trackChangesElsewhere(of: .theme)
                 let fired = Recorder<Int>()

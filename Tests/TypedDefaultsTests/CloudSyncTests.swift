@@ -272,7 +272,8 @@ struct CloudSyncTests {
     }
 
     /// Observers and Swift's Observation hear a value that came from the cloud, with its old value.
-    @Test func observersHearACloudChange() throws {
+    @Test @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+    func observersHearACloudChange() throws {
         let (cloud, _, first, second) = twoDevices()
         let heard = Recorder<String>()
         let token = second.store.observe(syncedCount) { heard.append("\($0.oldValue)->\($0.newValue)") }

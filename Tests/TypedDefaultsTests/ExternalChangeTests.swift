@@ -172,7 +172,8 @@ struct ExternalChangeTests {
         third.cancel()
     }
 
-    @Test(.timeLimit(.minutes(1))) func sequencesAndSwiftObservationHearIt() async {
+    @Test(.timeLimit(.minutes(1))) @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+    func sequencesAndSwiftObservationHearIt() async {
         let storage = FakeObservedStorage()
         let store = DefaultsStore(storage: storage)
         var values = store.updates(.theme).makeAsyncIterator()
@@ -194,7 +195,8 @@ struct ExternalChangeTests {
 
     /// A SwiftUI view or an `@Observable` model has no observer to start a watch with: once it asks,
     /// Observation hears another writer, and the watch outlives every observer.
-    @Test func swiftObservationHearsAnotherWriterOnceAskedWithNoObserver() {
+    @Test @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+    func swiftObservationHearsAnotherWriterOnceAskedWithNoObserver() {
         let storage = FakeObservedStorage()
         let store = DefaultsStore(storage: storage)
         func tracked() -> Recorder<Bool> {

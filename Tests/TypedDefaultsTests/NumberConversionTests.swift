@@ -119,4 +119,27 @@ struct NumberConversionTests {
             #expect(both(2.5, NSNumber(value: Float(2.5)), as: Double.self, default: -1) == 2.5)
         }
     }
+
+    /// Collections follow the scalar rule: an array or dictionary of `NSNumber`s (every number
+    /// `UserDefaults` gives on Apple platforms, where a stored `true` is a `CFBoolean`) reads element by
+    /// element as its Swift values do. Before, the collections' fast path cast `[true]` to `[Double]` as
+    /// `[1.0]` on Apple platforms.
+    @Test(arguments: Backend.allCases)
+    func collectionsOfNSNumbersReadAsTheirSwiftValuesDo(_ backend: Backend) {
+        withStore(backend) { store in
+            let booleans: [Any] = [NSNumber(value: true), NSNumber(value: false)]
+            #expect(read(booleans, as: [Double].self, default: [-1], in: store) == [-1])
+            #expect(read(booleans, as: [Float].self, default: [-1], in: store) == [-1])
+            #expect(read(booleans, as: [CGFloat].self, default: [-1], in: store) == [-1])
+            #expect(read(booleans, as: [Int].self, default: [-1], in: store) == [1, 0])
+            #expect(read(booleans, as: [Bool].self, default: [], in: store) == [true, false])
+            let byName: [String: Any] = ["a": NSNumber(value: true)]
+            #expect(read(byName, as: [String: Double].self, default: ["d": -1], in: store) == ["d": -1])
+            #expect(read(byName, as: [String: Bool].self, default: [:], in: store) == ["a": true])
+            let numbers: [Any] = [NSNumber(value: 1), NSNumber(value: 2.5)]
+            #expect(read(numbers, as: [Double].self, default: [], in: store) == [1, 2.5])
+            #expect(read(numbers, as: [Int].self, default: [-1], in: store) == [-1])
+            #expect(read([1.0, 2.5], as: [Double].self, default: [], in: store) == [1, 2.5])
+        }
+    }
 }

@@ -4,12 +4,14 @@ import Testing
 import TypedDefaults
 
 /// Counts the times `withObservationTracking` around `read` reports a change.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 private func tracking(_ read: () -> Void) -> Recorder<Int> {
     let fired = Recorder<Int>()
     withObservationTracking(read) { fired.append(1) }
     return fired
 }
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 @Observable
 private final class SettingsModel {
     @ObservationIgnored @UserDefault(.theme) var theme: Theme
@@ -21,7 +23,8 @@ private final class SettingsModel {
 
 @Suite("Reads take part in Swift's Observation")
 struct SwiftObservationTests {
-    @Test func aTrackedReadHearsOfAWriteThroughAnotherStoreOverTheSameSuiteOnce() throws {
+    @Test @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+    func aTrackedReadHearsOfAWriteThroughAnotherStoreOverTheSameSuiteOnce() throws {
         try withSuite { suite, store in
             let other = try #require(DefaultsStore(suiteName: suite))
             let fired = tracking { _ = store[.theme] }
@@ -31,7 +34,8 @@ struct SwiftObservationTests {
         }
     }
 
-    @Test func amongAThousandNamesEachTrackedReadHearsOfItsOwnKeyOnly() {
+    @Test @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+    func amongAThousandNamesEachTrackedReadHearsOfItsOwnKeyOnly() {
         let store = DefaultsStore(storage: InMemoryStorage())
         // A new key object on every access, as a computed key is: found by name, like any key.
         func key(_ index: Int) -> UserDefaultTypedKey<Int> { .init("among\(index)", defaultValue: 0) }
@@ -44,7 +48,8 @@ struct SwiftObservationTests {
         }
     }
 
-    @Test func aTrackedReadDoesNotHearOfAnotherKeyOrAnotherSuite() throws {
+    @Test @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+    func aTrackedReadDoesNotHearOfAnotherKeyOrAnotherSuite() throws {
         let (suite, elsewhere) = (uniqueSuiteName(), uniqueSuiteName())
         defer { [suite, elsewhere].forEach(DefaultsStore.removeSuite(named:)) }
         let store = try #require(DefaultsStore(suiteName: suite))
@@ -55,6 +60,7 @@ struct SwiftObservationTests {
     }
 
     @Test(arguments: ["remove", "removeAll", "migrate", "modify", "set"])
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
     func aTrackedReadHearsOfEveryKindOfChange(_ change: String) throws {
         try withStore(.inMemory) { store in
             store.storage.set("dark", forKey: "oldTheme")
@@ -73,7 +79,8 @@ struct SwiftObservationTests {
         }
     }
 
-    @Test func aTrackedReadOfAWrapperPropertyInAnObservableClassHearsOfTheChange() {
+    @Test @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+    func aTrackedReadOfAWrapperPropertyInAnObservableClassHearsOfTheChange() {
         withStore { store in
             let model = SettingsModel(store: store)
             let fired = tracking { _ = model.theme }
@@ -83,7 +90,8 @@ struct SwiftObservationTests {
         }
     }
 
-    @Test func writesInsideWithoutPropagationAreNotReportedToObservation() {
+    @Test @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+    func writesInsideWithoutPropagationAreNotReportedToObservation() {
         withStore { store in
             let fired = tracking { _ = store[.theme] }
             store.withoutPropagation { store[.theme] = .dark }

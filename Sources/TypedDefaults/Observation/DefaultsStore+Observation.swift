@@ -94,7 +94,7 @@ extension DefaultsStore {
     ) -> ObservationToken {
         var observers: [Observer] = []
         for key in repeat each keys {
-            observers.append(addObserver(of: key) { _ in onChange() })
+            observers.append(addObserver(of: key, calling: onChange))
         }
         if initial { onChange() }
         return ObservationToken(observers: observers, context: context)
@@ -123,7 +123,7 @@ extension DefaultsStore {
         let delivery = Self.delivery(on: isolation, to: onChange)
         var observers: [Observer] = []
         for key in repeat each keys {
-            observers.append(addObserver(of: key) { _ in delivery.send(()) })
+            observers.append(addObserver(of: key, calling: { delivery.send(()) }))
         }
         if initial { onChange() }
         return ObservationToken(observers: observers, context: context, endDelivery: delivery.end)
@@ -156,6 +156,16 @@ extension DefaultsStore {
     /// - Parameter keys: The keys whose changes elsewhere Observation must hear.
     public func trackChangesElsewhere<each Value>(of keys: repeat UserDefaultTypedKey<each Value>) {
         for name in storedNames(repeat each keys) { context.keepWatchingExternalChanges(of: name) }
+    }
+
+    /// Registers `onChange`, called with nothing, for the changes of `key`. Not generic over a pack: a
+    /// closure made where the key's type is an element of a parameter pack has the pack's metadata made
+    /// at run time (`swift_allocateMetadataPack`, which exists from iOS 17 and macOS 14 only), so the
+    /// variadic `observe` functions make their closures here, one key type at a time.
+    private func addObserver<Value>(of key: UserDefaultTypedKey<Value>, calling onChange: @escaping @Sendable () -> Void)
+        -> Observer
+    {
+        addObserver(of: key) { (_: DefaultsChange<Value>) in onChange() }
     }
 
     /// Registers a callback for the changes of `key`.

@@ -262,15 +262,17 @@ final class Fired: @unchecked Sendable {
     var count = 0
 }
 let fired = Fired()
-withObservationTracking {
-    _ = group[.theme]
-} onChange: {
-    fired.count += 1
+if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *) {
+    withObservationTracking {
+        _ = group[.theme]
+    } onChange: {
+        fired.count += 1
+    }
+    group[.launchCount] += 1
+    check(fired.count == 0, "a change of another key does not fire")
+    group[.theme] = .light
+    check(fired.count == 1, "withObservationTracking fires when the key read changes")
 }
-group[.launchCount] += 1
-check(fired.count == 0, "a change of another key does not fire")
-group[.theme] = .light
-check(fired.count == 1, "withObservationTracking fires when the key read changes")
 
 /// An @Observable model whose wrapper is @ObservationIgnored: its reads are tracked through the store.
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
@@ -364,7 +366,7 @@ final class RemoteLimit: Sendable {
 }
 let remote = RemoteLimit(25)
 let bookmarks = UserDefaultTypedKey<[Bookmark]>("bookmarks", defaultValue: [])
-let lastReview = UserDefaultTypedKey<Date>("lastReview", default: { Date.now })  // computed at each read
+let lastReview = UserDefaultTypedKey<Date>("lastReview", default: { Date() })  // computed at each read
 let uploads = UserDefaultTypedKey<Int>("uploads", default: { remote.value })
 group[bookmarks] = [Bookmark(title: "Swift")]
 check(group[bookmarks].map(\.title) == ["Swift"], "an archived object reads back")
