@@ -74,6 +74,68 @@ private final class FakeObservedStorage: ExternallyChangingStorage, @unchecked S
     }
 }
 
+/// One suite's values shared by several storage objects, as two `UserDefaults` objects of one suite
+/// share them on Apple platforms: a change through any object is reported to the watches made through
+/// every object, synchronously on the writing thread, as key-value observing reports it. A name in
+/// `linked` changes with another (a `set` of the key sets the linked name too, reported inside it).
+private final class SharedSuite: @unchecked Sendable {
+    // @unchecked: all state is guarded by `lock`.
+    private let lock = NSLock()
+    private var values: [String: Any] = [:]
+    private var registered: [String: Any] = [:]
+    private var watches: [String: [UUID: @Sendable () -> Void]] = [:]
+    private let linked: [String: String]
+
+    init(linked: [String: String] = [:]) {
+        self.linked = linked
+    }
+
+    func object(forKey key: String) -> Any? { lock.withLock { values[key] ?? registered[key] } }
+    func register(_ defaults: [String: Any]) { lock.withLock { registered.merge(defaults) { $1 } } }
+    var watchedNames: Set<String> { lock.withLock { Set(watches.keys) } }
+
+    func change(_ key: String, to object: Any?) {
+        let names = [key] + (linked[key].map { [$0] } ?? [])
+        lock.withLock {
+            for name in names { values[name] = object }
+        }
+        for name in names {
+            for report in lock.withLock({ watches[name].map { Array($0.values) } ?? [] }) { report() }
+        }
+    }
+
+    func watch(_ key: String, _ onChange: @escaping @Sendable () -> Void) -> any ExternalChangeWatch {
+        let id = UUID()
+        lock.withLock { watches[key, default: [:]][id] = onChange }
+        return SuiteWatch { [self] in
+            lock.withLock {
+                watches[key]?[id] = nil
+                if watches[key]?.isEmpty == true { watches[key] = nil }
+            }
+        }
+    }
+
+    private struct SuiteWatch: ExternalChangeWatch {
+        let end: @Sendable () -> Void
+        func stop() { end() }
+    }
+}
+
+/// One storage object over a shared suite; it refuses to watch the names key-value observing cannot take.
+private final class SuiteObject: ExternallyChangingStorage, Sendable {
+    let suite: SharedSuite
+    init(_ suite: SharedSuite) { self.suite = suite }
+    func object(forKey key: String) -> Any? { suite.object(forKey: key) }
+    func set(_ object: Any?, forKey key: String) { suite.change(key, to: object) }
+    func removeObject(forKey key: String) { suite.change(key, to: nil) }
+    func register(defaults: [String: Any]) { suite.register(defaults) }
+    func watchChanges(ofKey key: String, _ onChange: @escaping @Sendable () -> Void) -> any ExternalChangeWatch {
+        precondition(canWatchChanges(ofKey: key), "asked to watch \(key), which key-value observing cannot take")
+        return suite.watch(key, onChange)
+    }
+    func canWatchChanges(ofKey key: String) -> Bool { KeyValueObservingNames.canObserve(key) }
+}
+
 /// Observations a failed deadlock test cannot end (ending one waits for the deadlocked locks).
 private let keptAfterADeadlock = Recorder<ObservationToken>()
 
@@ -125,6 +187,76 @@ struct ExternalChangeTests {
         #expect(
             pollUntil { heard.all.last == 7 }, "observers last heard \(heard.all.last.map { "\($0)" } ?? "nothing")")
         #expect(store[.launchCount] == 7)
+    }
+
+    /// Two stores over two objects of one suite (on Apple platforms, `DefaultsStore(suiteName:)` and
+    /// `DefaultsStore(storage: UserDefaults(suiteName:)!)` have a context each), writing on two threads,
+    /// each object reporting every change to both synchronously: neither waits for the other forever,
+    /// and each store's observers end with the suite's last value. Before, each write held its store's
+    /// write order while the report into the other store waited for that store's.
+    @Test func twoStoresOverOneSuiteReportingToEachOtherNeverDeadlock() {
+        let suite = SharedSuite()
+        let stores = [DefaultsStore(storage: SuiteObject(suite)), DefaultsStore(storage: SuiteObject(suite))]
+        let heard = stores.map { _ in Recorder<Int>() }
+        let tokens = zip(stores, heard).map { store, heard in store.observe(.launchCount) { heard.append($0.newValue) }
+        }
+        let finished = DispatchSemaphore(value: 0)
+        for (index, store) in stores.enumerated() {
+            Thread {
+                for value in 1...2_000 { store[.launchCount] = index * 10_000 + value }
+                finished.signal()
+            }.start()
+        }
+        let ended = (0..<2).filter { _ in finished.wait(timeout: .now() + waitLimit) == .success }.count
+        guard ended == 2 else {
+            Issue.record("a deadlock: \(2 - ended) writer threads never finished")
+            for token in tokens { keptAfterADeadlock.append(token) }
+            return
+        }
+        defer { for token in tokens { token.cancel() } }
+        stores[0][.launchCount] = 7
+        for (index, heard) in heard.enumerated() {
+            #expect(
+                pollUntil { heard.all.last == 7 },
+                "store \(index) last heard \(heard.all.last.map { "\($0)" } ?? "nothing")")
+        }
+    }
+
+    /// A report of another name from inside the library's `set` (a storage where one name changes with
+    /// another) is that name's change, heard by its observers. Before, every report made on the writing
+    /// thread during a `set` was taken for the write's own echo, whatever name it gave.
+    @Test func aReportOfAnotherNameFromInsideASetIsHeard() {
+        let suite = SharedSuite(linked: ["launchCount": "mirroredCount"])
+        let store = DefaultsStore(storage: SuiteObject(suite))
+        let mirrored = UserDefaultTypedKey<Int>("mirroredCount", defaultValue: 0)
+        let heard = Recorder<String>()
+        let tokens = [
+            store.observe(.launchCount) { heard.append("launchCount \($0.newValue)") },
+            store.observe(mirrored) { heard.append("mirroredCount \($0.newValue)") },
+        ]
+        defer { for token in tokens { token.cancel() } }
+        store[.launchCount] = 3
+        #expect(pollUntil { heard.all.count == 2 })
+        #expect(Set(heard.all) == ["launchCount 3", "mirroredCount 3"], "\(heard.all)")
+    }
+
+    /// Names key-value observing cannot take (empty, with a `.`, beginning with `@`: `addObserver` raises
+    /// an exception no Swift code can catch for the first and the last) are never watched; their
+    /// observers hear the library's own writes.
+    @Test(arguments: ["", "@count", "a.b"])
+    func namesKeyValueObservingCannotTakeAreNotWatchedAndStillHeard(_ name: String) {
+        #expect(!KeyValueObservingNames.canObserve(name))
+        let suite = SharedSuite()
+        let store = DefaultsStore(storage: SuiteObject(suite))
+        let key = UserDefaultTypedKey<Int>(name, defaultValue: 0)
+        let heard = Recorder<Int>()
+        let token = store.observe(key) { heard.append($0.newValue) }
+        defer { token.cancel() }
+        store.trackChangesElsewhere(of: key)
+        store[key] = 4
+        #expect(heard.all == [4])
+        #expect(suite.watchedNames.isEmpty)
+        #expect(KeyValueObservingNames.canObserve("launchCount") && KeyValueObservingNames.canObserve("a@b"))
     }
 
     @Test func theLibrarysOwnWritesAreNotHeardTwice() {

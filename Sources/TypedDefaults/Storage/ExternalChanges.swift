@@ -18,6 +18,26 @@ public protocol ExternallyChangingStorage: KeyValueStorage {
     /// free). It may read the storage (`object(forKey:)`) on the calling thread, so a storage that
     /// reports with its own lock held makes that lock recursive.
     func watchChanges(ofKey key: String, _ onChange: @escaping @Sendable () -> Void) -> any ExternalChangeWatch
+
+    /// Whether changes of `key` can be watched at all; the library asks before it calls
+    /// ``watchChanges(ofKey:_:)``. Observers of a name that cannot be watched hear the library's own
+    /// writes only. The default is `true`.
+    func canWatchChanges(ofKey key: String) -> Bool
+}
+
+extension ExternallyChangingStorage {
+    /// Every name can be watched.
+    public func canWatchChanges(ofKey key: String) -> Bool { true }
+}
+
+/// The names key-value observing can take as a `UserDefaults` key, the rule the Apple adapter follows
+/// (Platform/Apple/KeyValueObserving.swift) and the tests check on every platform: not empty, no `.`
+/// (it reads as a key path), not beginning with `@` (a collection operator). `addObserver` raises an
+/// Objective-C exception, which no Swift code can catch, for the empty name and an `@` name.
+package enum KeyValueObservingNames {
+    package static func canObserve(_ key: String) -> Bool {
+        !key.isEmpty && !key.hasPrefix("@") && !key.contains(".")
+    }
 }
 
 /// Stops the reports of one name's changes: ``ExternallyChangingStorage/watchChanges(ofKey:_:)``.

@@ -63,7 +63,8 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     private static let reportQueue = DispatchQueue(label: "TypedDefaults.externalChanges")
     /// The thread storing a value while a name is watched: a report from inside that `set` (key-value
     /// observing reports every `set`, on the writing thread) is the write's own echo.
-    private let writingThread = Locked<ObjectIdentifier?>(nil)
+    /// With the name it stores: a report of another name from inside that `set` is not the echo.
+    private let writingThread = Locked<(thread: ObjectIdentifier, name: String)?>(nil)
 
     /// The names bound in this storage by a read or write through a key, so that a key's default is
     /// registered and checked once per name and type, not on every access; each with the key object that
@@ -498,7 +499,7 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
 
     private func store(_ object: Any?, forName name: String) {
         let watched = !externalWatches.isEmpty
-        if watched { writingThread.withLock { $0 = ObjectIdentifier(Thread.current) } }
+        if watched { writingThread.withLock { $0 = (ObjectIdentifier(Thread.current), name) } }
         // One form of a name at a time (Linux: see `DomainSaver.otherForms`).
         // A name has other forms only with a non-ASCII character.
         if let saver, name.utf8.withContiguousStorageIfAvailable({ $0.contains { $0 >= 0x80 } }) ?? true {
@@ -538,7 +539,7 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     /// has none. Called when a name gets its first observer or loses its last, in any order: it looks at
     /// the registry each time.
     private func watchExternalChanges(of name: String) {
-        guard let externalStorage else { return }
+        guard let externalStorage, externalStorage.canWatchChanges(ofKey: name) else { return }
         // The storage's own locks (key-value observing's) are never taken under `writeOrder`: a report
         // on another thread may be waiting for `writeOrder` while holding them.
         var started: (any ExternalChangeWatch)?
@@ -565,7 +566,11 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     /// commit holding the write order may be waiting for (in `object(forKey:)`). When the write order is
     /// taken, the report is read again on the library's report queue once it is free.
     private func externalChange(of name: String) {
-        if writingThread.withLock({ $0 }) == ObjectIdentifier(Thread.current) { return }
+        if let writing = writingThread.withLock({ $0 }), writing.thread == ObjectIdentifier(Thread.current),
+            writing.name == name
+        {
+            return
+        }
         guard writeOrder.try() else { return readAgainLater(name) }
         let commit = externalCommit(of: name)
         writeOrder.unlock()

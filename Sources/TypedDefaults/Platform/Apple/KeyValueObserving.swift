@@ -8,12 +8,17 @@
     // `StorageContext`, which the tests exercise on Linux through a fake storage.
 
     extension UserDefaults: ExternallyChangingStorage {
-        /// Observes `key` by key-value observing. A name with a `.` cannot be observed this way (it reads
-        /// as a key path); its observers hear the library's own writes only.
+        /// Observes `key` by key-value observing.
         public func watchChanges(ofKey key: String, _ onChange: @escaping @Sendable () -> Void)
             -> any ExternalChangeWatch
         {
             KeyValueWatch(defaults: self, key: key, onChange: onChange)
+        }
+
+        /// Whether key-value observing can take `key`: not empty, no `.`, not beginning with `@`
+        /// (`KeyValueObservingNames`). Observers of other names hear the library's own writes only.
+        public func canWatchChanges(ofKey key: String) -> Bool {
+            KeyValueObservingNames.canObserve(key)
         }
     }
 
@@ -30,7 +35,9 @@
             self.key = key
             self.onChange = onChange
             super.init()
-            if !key.contains(".") { defaults.addObserver(self, forKeyPath: key, options: [], context: nil) }
+            if KeyValueObservingNames.canObserve(key) {
+                defaults.addObserver(self, forKeyPath: key, options: [], context: nil)
+            }
         }
 
         override func observeValue(
@@ -45,7 +52,7 @@
                 defer { isStopped = true }
                 return isStopped
             }
-            if !wasStopped, !key.contains(".") { defaults.removeObserver(self, forKeyPath: key) }
+            if !wasStopped, KeyValueObservingNames.canObserve(key) { defaults.removeObserver(self, forKeyPath: key) }
         }
 
         deinit { stop() }
