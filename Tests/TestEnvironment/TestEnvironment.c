@@ -2,7 +2,8 @@
 // configuration folder. Every suite a test makes is named `typed-defaults-tests.…` (and the standard
 // domain of the test binary is its own); the library never removes a suite's lock file (see
 // FileLock.swift), and a test may end before its cleanup runs, so what is left with those names is
-// removed at exit. Registered before the library's own exit-time save, this removal runs after it.
+// removed at exit, by the test run's own process (not by the exit tests' children). Registered before
+// the library's own exit-time save, this removal runs after it.
 //
 // The folder is not swapped for a temporary one: Foundation reads the environment when it starts,
 // before any code of the tests can change it, so it would keep using the real one.
@@ -50,5 +51,9 @@ __attribute__((constructor)) static void prepare_cleanup(void) {
     } else {
         snprintf(config_home, sizeof config_home, "%s/.config", home ? home : "");
     }
+    // Only the test run itself cleans up: an exit test runs this binary again as a child, which must
+    // not remove the files of tests still running in its parent when it ends.
+    if (getenv("TYPED_DEFAULTS_TESTS_RUN") != NULL) return;
+    setenv("TYPED_DEFAULTS_TESTS_RUN", "1", 1);
     atexit(remove_test_files);
 }

@@ -37,6 +37,21 @@ private final class SimulatedApp {
     func flush() throws { try store.flush() }
 }
 
+/// A version's time as a hostile cloud entry may give it.
+enum ForgedTime: String, CaseIterable, Sendable {
+    case notANumber, infinity, largest, farFuture, text, textOfANumber
+    var object: Any {
+        switch self {
+        case .notANumber: Double.nan
+        case .infinity: Double.infinity
+        case .largest: Double.greatestFiniteMagnitude
+        case .farFuture: 1e15
+        case .text: "inf"
+        case .textOfANumber: "2000"
+        }
+    }
+}
+
 @Suite("Sync across devices: the engine, over a simulated cloud")
 struct CloudSyncTests {
     /// Two devices on one simulated cloud with one clock, each past its first fetch.
@@ -465,6 +480,32 @@ struct CloudSyncTests {
         #expect(app.store[syncedCount] == 0)
         #expect(app.store[syncedName] == nil)
         #expect(app.store[syncedTags] == [])
+    }
+
+    /// A cloud entry whose version is forged (a time that is `NaN`, infinite, the largest `Double`, far
+    /// in the future, or text) is taken as no version: a device that never changed the key may take its
+    /// value, but honest changes made after it win on every device, and alternating writes converge.
+    /// Before, `NaN` made a device refuse every later value, infinity reverted a later write, and the
+    /// largest `Double` left the device id deciding.
+    @Test(arguments: ForgedTime.allCases)
+    func forgedVersionsNeverBeatHonestChanges(_ forgedTime: ForgedTime) throws {
+        let (cloud, time, first, second) = twoDevices()
+        let forged: [String: Any] = [
+            "typedDefaults": 1, "modified": forgedTime.object, "device": "zzzz", "value": 99,
+        ]
+        for app in [first, second] { app.device.receive([(syncedCount.name, forged)], reason: .serverChange) }
+        for round in 1...6 {
+            time.advance(by: 1)
+            let writer = round.isMultiple(of: 2) ? second : first
+            writer.store[syncedCount] = round
+            try writer.flush()
+            cloud.deliverAll()
+            try first.flush()
+            try second.flush()
+            cloud.deliverAll()
+            #expect(first.store[syncedCount] == round, "round \(round), forged \(forgedTime)")
+            #expect(second.store[syncedCount] == round, "round \(round), forged \(forgedTime)")
+        }
     }
 
     /// Local writes on four threads while cloud changes arrive on another: no write is lost to a cloud

@@ -64,23 +64,7 @@ import TypedDefaults
             for name in kept { try? FileManager.default.removeItem(at: testConfigHome.appendingPathComponent(name)) }
         }
 
-        /// A binary property list of a dictionary, from objects already encoded (object 0 is the top),
-        /// with one-byte references and offsets: for files Foundation reads in ways worth keeping.
-        static func binaryPropertyList(_ objects: [[UInt8]]) -> Data {
-            var bytes = Array("bplist00".utf8)
-            var offsets: [UInt8] = []
-            for object in objects {
-                offsets.append(UInt8(bytes.count))
-                bytes += object
-            }
-            let tableOffset = bytes.count
-            bytes += offsets
-            func bigEndian(_ value: Int) -> [UInt8] {
-                (0..<8).reversed().map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) }
-            }
-            bytes += [0, 0, 0, 0, 0, 0, 1, 1] + bigEndian(objects.count) + bigEndian(0) + bigEndian(tableOffset)
-            return Data(bytes)
-        }
+        static func binaryPropertyList(_ objects: [[UInt8]]) -> Data { handMadeBinaryPropertyList(objects) }
 
         /// What Foundation reads from a file, a save must keep: the first of a key given twice, and a
         /// 16-byte negative integer, which Foundation reads as a large unsigned one.

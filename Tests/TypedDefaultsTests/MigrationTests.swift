@@ -274,6 +274,26 @@ struct ArchivedObjectTests {
         }
     }
 
+    /// A keyed archive whose root is a UID of 8 bytes, past what an `Int` holds: the key's default, and
+    /// the process goes on. Before, the library's own archive reader stopped the process converting it.
+    @Test func anArchiveWithAUIDPastIntReadsAsTheDefault() async {
+        await #expect(processExitsWith: .success) {
+            let ascii = { (text: String) in [0x50 | UInt8(text.utf8.count)] + Array(text.utf8) }
+            let archive = handMadeBinaryPropertyList([
+                [0xD4, 1, 2, 3, 4, 5, 6, 7, 8],  // {$archiver, $top, $objects, $version}
+                ascii("$archiver"), ascii("$top"), ascii("$objects"), ascii("$version"),
+                [0x5F, 0x10, 0x0F] + Array("NSKeyedArchiver".utf8),
+                [0xD1, 9, 10],  // {root: UID}
+                [0xA1, 11],  // [$null]
+                [0x12, 0x00, 0x01, 0x86, 0xA0],  // 100000
+                ascii("root"), [0x87] + Array(repeating: 0xFF, count: 8), ascii("$null"),
+            ])
+            let store = DefaultsStore(storage: InMemoryStorage())
+            store.storage.set(archive, forKey: "swatch")
+            if store[.swatch] != nil { exit(1) }
+        }
+    }
+
     /// An archive of another class, a truncated or flipped one, plain bytes: the key's default, and the
     /// process goes on (swift-corelibs-foundation's unarchiver would stop it on a foreign class).
     @Test func aForeignOrCorruptArchiveReadsAsTheDefault() throws {

@@ -53,13 +53,13 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
     let isNameless: Bool
 
     /// The value a read returns when nothing readable is stored: the key's default, or, for a key made
-    /// with ``init(_:default:fileID:line:column:)``, what its closure returns now.
+    /// with ``init(_:default:fileID:line:column:function:)``, what its closure returns now.
     @inlinable public var defaultValue: Value {
         if let makeDefault { return makeDefault() }
         return givenDefault
     }
 
-    /// Whether the default is computed at each read (``init(_:default:fileID:line:column:)``).
+    /// Whether the default is computed at each read (``init(_:default:fileID:line:column:function:)``).
     public var hasComputedDefault: Bool { makeDefault != nil }
 
     /// Creates a key with a name and a default.

@@ -162,9 +162,9 @@ extension DefaultsStore {
     /// closure made where the key's type is an element of a parameter pack has the pack's metadata made
     /// at run time (`swift_allocateMetadataPack`, which exists from iOS 17 and macOS 14 only), so the
     /// variadic `observe` functions make their closures here, one key type at a time.
-    private func addObserver<Value>(of key: UserDefaultTypedKey<Value>, calling onChange: @escaping @Sendable () -> Void)
-        -> Observer
-    {
+    private func addObserver<Value>(
+        of key: UserDefaultTypedKey<Value>, calling onChange: @escaping @Sendable () -> Void
+    ) -> Observer {
         addObserver(of: key) { (_: DefaultsChange<Value>) in onChange() }
     }
 

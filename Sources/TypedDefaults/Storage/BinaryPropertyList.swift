@@ -411,8 +411,11 @@ enum BinaryPropertyList {
                 }
                 return array
             case 0x8 where readsUIDs:
-                guard let index = Self.unsigned(bytes, at: offset + 1, size: low + 1) else { return nil }
-                return ArchiveUID(index: Int(index))
+                // A UID of 8 or 16 bytes may not fit an `Int`: no archive refers that far, so it reads as
+                // nothing (a conversion that traps would stop the process at every launch).
+                guard let index = Self.unsigned(bytes, at: offset + 1, size: low + 1), let fitting = Int(exactly: index)
+                else { return nil }
+                return ArchiveUID(index: fitting)
             case 0xD:
                 return dictionary(at: offset, depth: depth, key: { $0 })
             default:

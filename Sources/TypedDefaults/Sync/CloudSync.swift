@@ -7,6 +7,23 @@ struct SyncStamp: Comparable, Sendable {
     var time: Double
     var device: String
 
+    /// How far ahead of this device's clock another device's clock may be.
+    static let allowedSkew: Double = 24 * 60 * 60
+
+    /// `object` as a version's time: a number (text is not one), finite, not before 2001 (the reference
+    /// date the clock counts from) and at most `allowedSkew` ahead of `now`; nil otherwise.
+    static func plausibleTime(_ object: Any?, now: Double) -> Double? {
+        let time: Double
+        switch object {
+        case let double as Double: time = double
+        case let integer as Int: time = Double(integer)
+        case let number as NSNumber where !(object is String): time = number.doubleValue
+        default: return nil
+        }
+        guard time.isFinite, time >= 0, time <= now + allowedSkew else { return nil }
+        return time
+    }
+
     static func < (first: SyncStamp, second: SyncStamp) -> Bool {
         (first.time, first.device) < (second.time, second.device)
     }
@@ -30,13 +47,17 @@ struct CloudEntry {
     }
 
     /// Reads a cloud entry. A value that is not one (another tool put it there) is the oldest version
-    /// there is: any change made here is newer, yet it is pulled onto a device that has none.
-    init(cloudObject: Any) {
+    /// there is: any change made here is newer, yet it is pulled onto a device that has none. So is an
+    /// entry whose time is not a plausible one (see `SyncStamp.plausibleTime`): a forged `NaN`, infinity
+    /// or far-future time would otherwise win over every honest change, or stop them converging.
+    init(cloudObject: Any, now: Double) {
         if let entry = cloudObject as? [String: Any], (entry[Self.marker] as? Int) == 1,
-            let time = entry[Self.timeKey].flatMap({ Double(userDefaultsObject: $0) }),
+            let time = SyncStamp.plausibleTime(entry[Self.timeKey], now: now),
             let device = entry[Self.deviceKey] as? String
         {
             self.init(stamp: SyncStamp(time: time, device: device), object: entry[Self.valueKey])
+        } else if let entry = cloudObject as? [String: Any], (entry[Self.marker] as? Int) == 1 {
+            self.init(stamp: SyncStamp(time: 0, device: ""), object: entry[Self.valueKey])
         } else {
             self.init(stamp: SyncStamp(time: 0, device: ""), object: cloudObject)
         }
@@ -203,7 +224,7 @@ final class CloudSync: @unchecked Sendable {
         guard let context else { return }
         for name in names {
             guard let raw = cloud.object(forKey: name) else { continue }
-            context.applyFromCloud(CloudEntry(cloudObject: raw), forName: name, sync: self)
+            context.applyFromCloud(CloudEntry(cloudObject: raw, now: clock()), forName: name, sync: self)
         }
     }
 
@@ -230,7 +251,7 @@ final class CloudSync: @unchecked Sendable {
             defer {
                 lock.withLock { if records[name]?.stamp == record.stamp { records[name]?.pending = false } }
             }
-            if let raw = cloud.object(forKey: name), CloudEntry(cloudObject: raw).stamp > record.stamp {
+            if let raw = cloud.object(forKey: name), CloudEntry(cloudObject: raw, now: clock()).stamp > record.stamp {
                 cloudNewer.append(name)
                 continue
             }
@@ -315,10 +336,11 @@ final class CloudSync: @unchecked Sendable {
 
     private func load(_ saved: [String: Any]) {
         if let device = saved["device"] as? String { self.device = device }
-        newestTime = saved["newest"].flatMap { Double(userDefaultsObject: $0) } ?? 0
+        // Kept in the storage, where another process or a hand edit may have put anything.
+        let now = clock()
+        newestTime = SyncStamp.plausibleTime(saved["newest"], now: now) ?? 0
         for case (let name, let record as [String: Any]) in saved["records"] as? [String: Any] ?? [:] {
-            guard let time = record["time"].flatMap({ Double(userDefaultsObject: $0) }),
-                let device = record["device"] as? String
+            guard let time = SyncStamp.plausibleTime(record["time"], now: now), let device = record["device"] as? String
             else { continue }
             let pending = record["pending"].flatMap { Bool(userDefaultsObject: $0) } ?? true
             records[name] = Record(stamp: SyncStamp(time: time, device: device), pending: pending, object: nil)

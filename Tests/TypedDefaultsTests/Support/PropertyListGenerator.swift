@@ -84,3 +84,21 @@ func equivalentPropertyLists(_ first: Any, _ second: Any) -> Bool {
         return "\(first)" == "\(second)"
     }
 }
+
+/// A binary property list made by hand from its objects' bytes (object 0 the top one; references and
+/// offsets of one byte), for files and archives no writer would make.
+func handMadeBinaryPropertyList(_ objects: [[UInt8]]) -> Data {
+    var bytes = Array("bplist00".utf8)
+    var offsets: [UInt8] = []
+    for object in objects {
+        offsets.append(UInt8(bytes.count))
+        bytes += object
+    }
+    let tableOffset = bytes.count
+    bytes += offsets
+    func bigEndian(_ value: Int) -> [UInt8] {
+        (0..<8).reversed().map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) }
+    }
+    bytes += [0, 0, 0, 0, 0, 0, 1, 1] + bigEndian(objects.count) + bigEndian(0) + bigEndian(tableOffset)
+    return Data(bytes)
+}
