@@ -286,6 +286,40 @@ struct CloudSyncTests {
         #expect(first.store[syncedName] == nil && second.store[syncedName] == nil)
     }
 
+    /// `removeAll()` and `removeAll(except:)` keep the engine's own record of versions: removing every
+    /// value, then quitting before the push, the removals are pushed at the next launch and the cloud's
+    /// old values never come back. Before, the record was removed with the values (in listing order, so
+    /// sometimes after them), and the relaunched app took the cloud's old values as new.
+    @Test(arguments: [false, true])
+    func removingEverythingKeepsTheSyncsRecordAndPushesTheRemovals(keepingOne: Bool) throws {
+        // The removal order is the storage's listing order: other names around the synced ones vary it.
+        for others in 0..<20 {
+            let (cloud, time, first, second) = twoDevices()
+            first.store[syncedName] = "old"
+            first.store[syncedCount] = 41
+            for index in 0..<others { first.store[UserDefaultTypedKey<Int>("other\(index)", defaultValue: 0)] = index }
+            try first.flush()
+            cloud.deliverAll()
+            time.advance(by: 1)
+            if keepingOne {
+                first.store.removeAll(except: syncedCount)
+            } else {
+                first.store.removeAll()
+            }
+            first.relaunch()  // quit within the push window
+            cloud.deliverAll()
+            try first.flush()
+            cloud.deliverAll()
+            try second.flush()
+            cloud.deliverAll()
+            for app in [first, second] {
+                #expect(app.store[syncedName] == nil, "\(others) other names")
+                #expect(app.store[syncedCount] == (keepingOne ? 41 : 0), "\(others) other names")
+            }
+            #expect(first.store.snapshot()["TypedDefaults.cloudSync"] == nil)
+        }
+    }
+
     /// Observers and Swift's Observation hear a value that came from the cloud, with its old value.
     @Test @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
     func observersHearACloudChange() throws {

@@ -29,7 +29,7 @@ extension DefaultsStore {
     /// and launch arguments are left out. For debug screens and logs.
     public func snapshot() -> [String: Any] {
         var values: [String: Any] = [:]
-        for (name, object) in storedObjects() where name.hasPrefix(keyPrefix) {
+        for (name, object) in storedObjects() where name.hasPrefix(keyPrefix) && !Self.ownNames.contains(name) {
             values[String(name.dropFirst(keyPrefix.count))] = plainPropertyList(object)
         }
         return values
@@ -52,10 +52,15 @@ extension DefaultsStore {
     }
 
     private func removeAll(keeping kept: Set<String>) {
-        for name in storedObjects().keys where name.hasPrefix(keyPrefix) && !kept.contains(name) {
+        for name in storedObjects().keys
+        where name.hasPrefix(keyPrefix) && !kept.contains(name) && !Self.ownNames.contains(name) {
             write(nil, forStoredName: name)
         }
     }
+
+    /// Names the library keeps for itself in a storage (the sync's record of versions): listed by no
+    /// snapshot and removed by no `removeAll`, so that a removal is pushed as one.
+    private static let ownNames: Set<String> = [CloudSync.recordName]
 
     /// What the storage holds, without registered defaults. For a backend that cannot list its values,
     /// the names used in this process whose value differs from the registered default.
