@@ -320,6 +320,53 @@ struct CloudSyncTests {
         }
     }
 
+    /// A value nested `levels` deep, as a hostile cloud entry may hold one.
+    private static func nested(_ levels: Int) -> Any {
+        var value: Any = 1
+        for _ in 0..<levels { value = [value] }
+        return value
+    }
+
+    #if os(Linux)
+        /// A synced key receives a value nested deeper than a suite's file can keep: this device keeps its
+        /// own value, and the suite's file stays readable, so another process reads every other key.
+        /// Before, the value was stored, the next save wrote a file no reader could read, and the next
+        /// launch read every key as its default.
+        @Test func aCloudValueTooDeepForTheSuiteIsNotStored() throws {
+            try withSuite { suite, store in
+                let cloud = FakeCloud()
+                let device = cloud.connect()
+                store[UserDefaultTypedKey<Int>("count", defaultValue: 0)] = 5
+                store.sync(syncedTags, through: device, debounce: nil, clock: SimulatedClock().reading(skew: 0))
+                let entry: [String: Any] = [
+                    "typedDefaults": 1, "modified": 2_000.0, "device": "other", "value": Self.nested(520),
+                ]
+                device.receive([(syncedTags.name, entry)], reason: .serverChange)
+                #expect(store[syncedTags] == [])
+                try store.flush()
+                #expect(try ProbeProcess.run(["plain", suite]).lines == ["count=5"])
+            }
+        }
+    #endif
+
+    /// Values nested 10,000 levels deep in the cloud, under a synced name and under one the app never
+    /// declared, neither stop the process nor are stored: the push measures every entry without
+    /// recursion. Before, measuring them overflowed the stack at every `flush()`.
+    @Test func deepCloudValuesNeverStopThePush() async {
+        await #expect(processExitsWith: .success) {
+            let cloud = FakeCloud()
+            let device = cloud.connect()
+            let store = DefaultsStore(storage: InMemoryStorage())
+            store.sync(syncedTags, through: device, debounce: nil, clock: SimulatedClock().reading(skew: 0))
+            let deep = CloudSyncTests.nested(10_000)
+            let entry: [String: Any] = ["typedDefaults": 1, "modified": 2_000.0, "device": "other", "value": deep]
+            device.receive([(syncedTags.name, entry), ("undeclared", deep)], reason: .serverChange)
+            store[syncedTags] = ["mine"]
+            try store.flush()
+            if store[syncedTags] != ["mine"] { exit(1) }
+        }
+    }
+
     /// Observers and Swift's Observation hear a value that came from the cloud, with its old value.
     @Test @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
     func observersHearACloudChange() throws {

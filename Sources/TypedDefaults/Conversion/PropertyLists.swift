@@ -228,16 +228,26 @@ private func sameScalar(_ first: Any, _ second: Any) -> Bool? {
     return nil
 }
 
-/// Whether `object` is a property list `UserDefaults` can hold: strings, numbers, dates, data, and
-/// arrays and dictionaries of them. A null or a set (which a file another tool wrote may hold) is not:
-/// Foundation's `set` traps on them.
+/// Whether `object` is a property list `UserDefaults` can hold and a suite's file can keep: strings,
+/// numbers, dates, data, and arrays and dictionaries of them, nested at most
+/// `PropertyListValue.maximumNesting` levels. A null or a set (which a file another tool wrote may hold)
+/// is not: Foundation's `set` traps on them. Walked without recursion: a value that comes from the
+/// cloud may be nested thousands of levels deep.
 func isStorablePropertyList(_ object: Any) -> Bool {
-    guard let object = unboxed(object) else { return false }
-    switch object {
-    case is String, is Data, is Date: return true
-    case let array as [Any]: return array.allSatisfy(isStorablePropertyList)
-    case let dictionary as [String: Any]: return dictionary.values.allSatisfy(isStorablePropertyList)
-    case is NSNull: return false
-    default: return PropertyListNumber(object) != nil
+    var pending: [(object: Any, depth: Int)] = [(object, 0)]
+    while let (next, depth) = pending.popLast() {
+        guard let object = unboxed(next) else { return false }
+        switch object {
+        case is String, is Data, is Date: continue
+        case let array as [Any]:
+            guard depth < PropertyListValue.maximumNesting else { return false }
+            pending += array.lazy.map { ($0, depth + 1) }
+        case let dictionary as [String: Any]:
+            guard depth < PropertyListValue.maximumNesting else { return false }
+            pending += dictionary.values.lazy.map { ($0, depth + 1) }
+        case is NSNull: return false
+        default: if PropertyListNumber(object) == nil { return false }
+        }
     }
+    return true
 }

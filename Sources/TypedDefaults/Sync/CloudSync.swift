@@ -290,9 +290,29 @@ final class CloudSync: @unchecked Sendable {
         return nil
     }
 
-    /// The bytes a cloud value takes, as a binary property list.
-    private static func size(_ object: Any) -> Int {
-        (try? PropertyListSerialization.data(fromPropertyList: object, format: .binary, options: 0))?.count ?? 0
+    /// The bytes a cloud value takes as a binary property list, counted without encoding it and without
+    /// recursion: every entry the cloud holds is measured, the app's own or not, and one nested thousands
+    /// of levels deep overflowed the stack of Foundation's encoder, at every push. An object takes its
+    /// marker and length (2), its contents, its place in the offset table (2) and a reference from its
+    /// container (2); the file, a header and trailer (40).
+    static func size(_ object: Any) -> Int {
+        var total = 40
+        var pending: [Any] = [object]
+        while let next = pending.popLast() {
+            total += 6
+            switch next {
+            case let text as String:
+                total += text.utf8.allSatisfy { $0 < 0x80 } ? text.utf8.count : 2 * text.utf16.count
+            case let data as Data: total += data.count
+            case let array as [Any]: pending += array
+            case let dictionary as [String: Any]:
+                pending += dictionary.keys.map { $0 as Any }
+                pending += dictionary.values
+            case is Date, is Double, is Float: total += 8
+            default: total += 8  // integers and Booleans: 8 bytes at most
+            }
+        }
+        return total
     }
 
     /// Pushes after `debounce`, unless a push is scheduled already; with no debounce (a simulation), only
