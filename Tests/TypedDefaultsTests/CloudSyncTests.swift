@@ -35,6 +35,15 @@ private final class SimulatedApp {
     }
 
     func flush() throws { try store.flush() }
+
+    /// Ends the app, runs `body` in a run of it that does not sync (an app extension, an older version
+    /// of the app) over the same storage, and launches the app again.
+    func runWithoutSync(_ body: (DefaultsStore) -> Void) {
+        store = DefaultsStore(storage: InMemoryStorage())  // the old store (and its sync) ends
+        body(DefaultsStore(storage: storage))
+        store = DefaultsStore(storage: storage)
+        launch()
+    }
 }
 
 /// A version's time as a hostile cloud entry may give it.
@@ -317,6 +326,32 @@ struct CloudSyncTests {
                 #expect(app.store[syncedCount] == (keepingOne ? 41 : 0), "\(others) other names")
             }
             #expect(first.store.snapshot()["TypedDefaults.cloudSync"] == nil)
+        }
+    }
+
+    /// A change of a synced key made while the app was not syncing (an app extension, a run without
+    /// `sync`) is a change of this device's: pushed at the next launch that syncs, and on every device in
+    /// the end. Before, the devices stayed on the old and the new value for good.
+    @Test func aChangeMadeWhileNotSyncingIsPushedAtTheNextLaunch() throws {
+        let (cloud, time, first, second) = twoDevices()
+        first.store[syncedCount] = 1
+        first.store[syncedTags] = ["one"]
+        try first.flush()
+        cloud.deliverAll()
+        #expect(second.store[syncedCount] == 1)
+        time.advance(by: 1)
+        first.runWithoutSync { store in
+            store[syncedCount] = 2
+            store.remove(syncedTags)
+        }
+        cloud.deliverAll()
+        try first.flush()
+        cloud.deliverAll()
+        try second.flush()
+        cloud.deliverAll()
+        for app in [first, second] {
+            #expect(app.store[syncedCount] == 2)
+            #expect(app.store[syncedTags] == [])
         }
     }
 

@@ -94,6 +94,16 @@ final class CloudSync: @unchecked Sendable {
         var pending: Bool
         /// The object this version stands for (nil: removed), for the push.
         var object: Any?
+        /// `CloudSync.digest` of that object, kept with the version: at the next `start`, a stored value
+        /// that differs was changed while the names were not synced (another run, an app extension).
+        var digest: Int
+
+        init(stamp: SyncStamp, pending: Bool, object: Any?) {
+            self.stamp = stamp
+            self.pending = pending
+            self.object = object
+            digest = CloudSync.digest(object)
+        }
     }
 
     let cloud: any CloudKeyValueStore
@@ -137,7 +147,10 @@ final class CloudSync: @unchecked Sendable {
         lock.withLock {
             for (name, object) in stored {
                 names.insert(name)
-                if records[name] != nil {
+                if let record = records[name], record.digest != Self.digest(object) {
+                    // Changed while the name was not synced: a change of this device's, made now.
+                    records[name] = Record(stamp: nextStamp(), pending: true, object: object)
+                } else if records[name] != nil {
                     records[name]?.object = object
                 } else if let object {
                     records[name] = Record(stamp: SyncStamp(time: 0, device: device), pending: true, object: object)
@@ -337,6 +350,50 @@ final class CloudSync: @unchecked Sendable {
 
     // MARK: Versions
 
+    /// A digest of a stored object that is the same in every process and on every launch (Swift's own
+    /// hashing is seeded per process): FNV-1a over the object's kinds and contents, dictionaries in the
+    /// order of their keys, walked without recursion. Equal objects as a read sees them give equal
+    /// digests; nil (removed) gives 0.
+    static func digest(_ object: Any?) -> Int {
+        guard let object else { return 0 }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix(_ bytes: some Sequence<UInt8>) {
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        }
+        var pending: [Any] = [object]
+        while let next = pending.popLast() {
+            switch next {
+            case let text as String:
+                mix([1])
+                mix(text.utf8)
+                mix([0])
+            case let data as Data:
+                mix([2])
+                mix(String(data.count).utf8)
+                mix(data)
+            case let date as Date:
+                mix([3])
+                mix(String(date.timeIntervalSinceReferenceDate.bitPattern).utf8)
+            case let array as [Any]:
+                mix([4])
+                mix(String(array.count).utf8)
+                pending += array.reversed()
+            case let dictionary as [String: Any]:
+                mix([5])
+                mix(String(dictionary.count).utf8)
+                for (key, value) in dictionary.sorted(by: { $0.key < $1.key }).reversed() {
+                    pending.append(value)
+                    pending.append(key)
+                }
+            default:
+                // Numbers and Booleans, by what a read of them gives.
+                mix([6])
+                mix(String(describing: PropertyListNumber(next).map { "\($0)" } ?? "\(next)").utf8)
+            }
+        }
+        return Int(bitPattern: UInt(truncatingIfNeeded: hash))
+    }
+
     /// A version newer than every one this device made or saw. Called with `lock` held.
     private func nextStamp() -> SyncStamp {
         let now = clock()
@@ -349,7 +406,10 @@ final class CloudSync: @unchecked Sendable {
         [
             "device": device, "newest": newestTime,
             "records": records.mapValues { record -> [String: Any] in
-                ["time": record.stamp.time, "device": record.stamp.device, "pending": record.pending]
+                [
+                    "time": record.stamp.time, "device": record.stamp.device, "pending": record.pending,
+                    "digest": record.digest,
+                ]
             },
         ]
     }
@@ -363,7 +423,10 @@ final class CloudSync: @unchecked Sendable {
             guard let time = SyncStamp.plausibleTime(record["time"], now: now), let device = record["device"] as? String
             else { continue }
             let pending = record["pending"].flatMap { Bool(userDefaultsObject: $0) } ?? true
-            records[name] = Record(stamp: SyncStamp(time: time, device: device), pending: pending, object: nil)
+            var loaded = Record(stamp: SyncStamp(time: time, device: device), pending: pending, object: nil)
+            // Without a digest (kept by an earlier version), a change made while not syncing is not seen.
+            loaded.digest = record["digest"].flatMap { Int(userDefaultsObject: $0) } ?? Self.digest(nil)
+            records[name] = loaded
         }
     }
 }
