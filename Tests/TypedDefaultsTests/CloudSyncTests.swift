@@ -329,6 +329,28 @@ struct CloudSyncTests {
         }
     }
 
+    /// The rule for a change made on a new install before the cloud's values arrive (SyncingAcrossDevices
+    /// states it): it is a change like any other, and the newest change wins, so it replaces the cloud's
+    /// value on every device. A launch counter incremented then starts over from 1.
+    @Test func aChangeMadeBeforeTheFirstPullIsTheNewest() throws {
+        let cloud = FakeCloud()
+        let time = SimulatedClock()
+        let first = SimulatedApp(cloud, clock: time.reading(skew: 0))
+        first.store[syncedCount] = 41
+        try first.flush()
+        cloud.deliverAll()
+        time.advance(by: 60)
+        let second = SimulatedApp(cloud, clock: time.reading(skew: 0))  // its first fetch not here yet
+        second.store[syncedCount] += 1
+        #expect(second.store[syncedCount] == 1)
+        cloud.deliverAll()
+        try second.flush()
+        cloud.deliverAll()
+        try first.flush()
+        cloud.deliverAll()
+        #expect(first.store[syncedCount] == 1 && second.store[syncedCount] == 1)
+    }
+
     /// A change of a synced key made while the app was not syncing (an app extension, a run without
     /// `sync`) is a change of this device's: pushed at the next launch that syncs, and on every device in
     /// the end. Before, the devices stayed on the old and the new value for good.
