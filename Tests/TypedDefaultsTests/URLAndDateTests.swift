@@ -60,6 +60,37 @@ struct URLAndDateTests {
         }
     }
 
+    /// An archived URL relative to a base reads as that URL; an archive of another class, or an `NSURL`
+    /// that is its own base, reads as the key's default, and the process goes on. Before, the archive went
+    /// straight to Foundation's unarchiver: on Linux another class stopped the process ("Value was of
+    /// unexpected class") and a URL that was its own base overflowed the stack.
+    @Test func archivedURLsAreReadWithoutAnUnarchiver() async throws {
+        let relative = try #require(URL(string: "b/c?d=1", relativeTo: URL(string: "https://example.com/a/")))
+        let archived = try NSKeyedArchiver.archivedData(withRootObject: relative as NSURL, requiringSecureCoding: true)
+        let store = DefaultsStore(storage: InMemoryStorage())
+        #expect(read(archived, as: URL?.self, default: nil, in: store)?.absoluteString == relative.absoluteString)
+        await #expect(processExitsWith: .success) {
+            let ascii = { (text: String) in [0x50 | UInt8(text.utf8.count)] + Array(text.utf8) }
+            let ownBase = handMadeBinaryPropertyList([
+                [0xD4, 1, 2, 3, 4, 5, 6, 7, 8], ascii("$archiver"), ascii("$top"), ascii("$objects"),
+                ascii("$version"), [0x5F, 0x10, 0x0F] + Array("NSKeyedArchiver".utf8), [0xD1, 9, 10],
+                [0xA4, 11, 12, 13, 14], [0x12, 0x00, 0x01, 0x86, 0xA0], ascii("root"), [0x80, 0x01], ascii("$null"),
+                [0xD3, 15, 16, 17, 10, 18, 19],  // {NS.base: itself, NS.relative: "x", $class}
+                ascii("x"), [0xD2, 20, 21, 22, 23], ascii("NS.base"), ascii("NS.relative"), ascii("$class"),
+                [0x80, 0x02], [0x80, 0x03], ascii("$classname"), ascii("$classes"), ascii("NSURL"), [0xA2, 22, 24],
+                ascii("NSObject"),
+            ])
+            let foreign = try NSKeyedArchiver.archivedData(
+                withRootObject: ["not", "a", "url"] as NSArray, requiringSecureCoding: true)
+            let store = DefaultsStore(storage: InMemoryStorage())
+            let key = UserDefaultTypedKey<URL?>("archivedURL")
+            for data in [ownBase, foreign] {
+                store.storage.set(data, forKey: key.name)
+                if store[key] != nil { exit(1) }
+            }
+        }
+    }
+
     @Test func datesWrittenByThePlainAPIRead() throws {
         try withSuite { suiteName, store in
             let date = Date(timeIntervalSince1970: 1_700_000_000.5)

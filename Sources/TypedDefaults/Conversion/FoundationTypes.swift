@@ -58,7 +58,7 @@ extension URL: UserDefaultConvertible {
         } else if let parts = object as? [String: Any] {
             guard let url = URL(storedParts: parts) else { return nil }
             self = url
-        } else if let archive = object as? Data, let url = URL(keyedArchive: archive) {
+        } else if let archive = object as? Data, let url = unarchivedURL(from: archive) {
             self = url
         } else {
             return nil
@@ -117,13 +117,6 @@ extension URL: UserDefaultConvertible {
             isFirst = false
         }
         return false
-    }
-
-    private init?(keyedArchive: Data) {
-        guard
-            let url = try? NSKeyedUnarchiver.unarchivedObject(ofClass: NSURL.self, from: keyedArchive)
-        else { return nil }
-        self = url as URL
     }
 }
 

@@ -46,6 +46,15 @@ func unarchivedArray<Element>(_ object: Any) -> [Element]? {
     return values.count == array.count ? values : nil
 }
 
+/// The URL archived in `data` (SwiftyUserDefaults' form for a URL), read from the archive's property
+/// list without an unarchiver: an `NSURL` whose `NS.relative` is a string and whose `NS.base` is none
+/// or another such URL, a few levels at most. Anything else is nil: corelibs' unarchiver traps on an
+/// archive of another class, and recursed forever on a URL that was its own base.
+func unarchivedURL(from data: Data) -> URL? {
+    guard let archive = KeyedArchive(data), let root = archive.root else { return nil }
+    return archive.url(at: root, depth: 0)
+}
+
 /// A keyed archive as its property list holds it, checked: every reference is within `$objects`, and
 /// every object's class entry names a class.
 private struct KeyedArchive {
@@ -86,6 +95,18 @@ private struct KeyedArchive {
             let archivedClass = NSClassFromString(name) as? NSObject.Type
         else { return false }
         return archivedClass.isSubclass(of: expected)
+    }
+
+    /// The URL at `index`: see `unarchivedURL(from:)`.
+    func url(at index: Int, depth: Int) -> URL? {
+        guard depth < 4, isObject(at: index, of: NSURL.self), let entries = objects[index] as? [String: Any],
+            let relative = (entries["NS.relative"] as? ArchiveUID).flatMap({ objects[$0.index] as? String })
+        else { return nil }
+        guard let base = entries["NS.base"] as? ArchiveUID, base.index != 0 else {
+            return URL(string: relative)  // $objects[0] is the archive's null
+        }
+        guard let baseURL = url(at: base.index, depth: depth + 1) else { return nil }
+        return URL(string: relative, relativeTo: baseURL)
     }
 
     /// The element references of the array at `index` (`NS.objects`).
