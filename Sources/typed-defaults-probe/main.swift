@@ -44,6 +44,8 @@
 //                                                       (+1) COUNT times
 //   typed-defaults-probe set-on-line SUITE NAME         print "ready", wait for a line, then set the integer
 //                                                       NAME to 1, save, and print "saved"
+//   typed-defaults-probe read-archives -                for each line on stdin (an archive in hexadecimal), read
+//                                                       it as a swatch, swatches and a URL, then print "ok"
 //   typed-defaults-probe first OPERATION SUITE          OPERATION as the process's first call of the
 //                                                       library (SUITE "-": the standard store), then print
 //                                                       what every read path sees and save (see FirstCall)
@@ -211,6 +213,23 @@ case "changing-default":
 case "first":
     guard arguments.count == 3 else { fail("first OPERATION SUITE") }
     FirstCall.run(arguments[1], suite: arguments[2])
+    exit(0)
+case "read-archives":
+    // One archive a line on stdin, in hexadecimal; each read as every archived kind, then "ok" printed.
+    let store = DefaultsStore(storage: InMemoryStorage())
+    let url = UserDefaultTypedKey<URL?>("url")
+    while let line = readLine() {
+        var bytes: [UInt8] = []
+        var digits = line.utf8.makeIterator()
+        while let high = digits.next(), let low = digits.next() {
+            bytes.append(UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16) ?? 0)
+        }
+        store.storage.set(Data(bytes), forKey: "swatch")
+        store.storage.set(Data(bytes), forKey: "swatches")
+        store.storage.set(Data(bytes), forKey: url.name)
+        _ = (store[.swatch], store[.swatches], store[url])
+        say("ok")
+    }
     exit(0)
 case "plain-read":
     let defaults = UserDefaults(suiteName: arguments[1])!

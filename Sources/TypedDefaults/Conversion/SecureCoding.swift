@@ -27,7 +27,7 @@ extension UserDefaultConvertible where Self: NSObject & NSSecureCoding {
 /// The object archived in `data`, when the archive is well formed and its root is a `Value`.
 func unarchivedObject<Value: NSObject & NSSecureCoding>(from data: Data) -> Value? {
     guard let archive = KeyedArchive(data), let root = archive.root,
-        archive.isObject(at: root, of: Value.self)
+        archive.isObject(at: root, of: Value.self), archive.isSafeGraph(from: root, allowing: [Value.self])
     else { return nil }
     return try? NSKeyedUnarchiver.unarchivedObject(ofClass: Value.self, from: data)
 }
@@ -39,6 +39,7 @@ func unarchivedArray<Element>(_ object: Any) -> [Element]? {
         elementClass is NSSecureCoding.Type, let archive = KeyedArchive(data), let root = archive.root,
         archive.isObject(at: root, of: NSArray.self), let elements = archive.arrayElements(at: root),
         elements.allSatisfy({ archive.isObject(at: $0, of: elementClass) }),
+        archive.isSafeGraph(from: root, allowing: [elementClass]),
         let array = try? NSKeyedUnarchiver.unarchivedObject(ofClasses: [NSArray.self, elementClass], from: data)
             as? [Any]
     else { return nil }
@@ -95,6 +96,117 @@ private struct KeyedArchive {
             let archivedClass = NSClassFromString(name) as? NSObject.Type
         else { return false }
         return archivedClass.isSubclass(of: expected)
+    }
+
+    /// Whether the unarchiver can be handed the objects reachable from `root`: on Linux, every one of a
+    /// class it reads without trapping (a subclass of `allowed` that supports secure coding, or one of
+    /// Foundation's value classes with fields of the kinds its decoder reads), no object reachable from
+    /// itself, and at most 100 levels deep. swift-corelibs-foundation's unarchiver traps where Apple's
+    /// throws (a forced cast of a field of the wrong kind, a class that does not support secure coding,
+    /// endless recursion on a cycle), so it gets only graphs proven safe. On Apple platforms its own
+    /// checks decide (`requiringSecureCoding`), and objects of other classes an archive may hold
+    /// (a colour's colour space) stay readable.
+    func isSafeGraph(from root: Int, allowing allowed: [AnyClass]) -> Bool {
+        #if os(Linux)
+            var finished = Set<Int>()
+            var onPath: Set<Int> = [root]
+            guard let children = checkedReferences(of: root, allowing: allowed) else { return false }
+            var path: [(index: Int, children: [Int])] = [(root, children)]
+            while !path.isEmpty {
+                guard let child = path[path.count - 1].children.popLast() else {
+                    let done = path.removeLast()
+                    onPath.remove(done.index)
+                    finished.insert(done.index)
+                    continue
+                }
+                if child == 0 || finished.contains(child) { continue }  // 0: the archive's null
+                guard !onPath.contains(child), path.count < 100,
+                    let grandchildren = checkedReferences(of: child, allowing: allowed)
+                else { return false }
+                onPath.insert(child)
+                path.append((child, grandchildren))
+            }
+            return true
+        #else
+            return true
+        #endif
+    }
+
+    /// The objects the object at `index` refers to, when it is one the unarchiver reads safely (see
+    /// `isSafeGraph`); nil otherwise.
+    private func checkedReferences(of index: Int, allowing allowed: [AnyClass]) -> [Int]? {
+        guard index < objects.count else { return nil }
+        guard let entries = objects[index] as? [String: Any] else {
+            // A string, number, date or data: read as it is. A bare array or UID is no object.
+            return objects[index] is [Any] || objects[index] is ArchiveUID ? nil : []
+        }
+        guard let classReference = entries["$class"] as? ArchiveUID,
+            let classEntry = objects[classReference.index] as? [String: Any],
+            let name = classEntry["$classname"] as? String
+        else { return nil }
+        var references: [Int] = []
+        for (field, value) in entries where field != "$class" {
+            switch value {
+            case let uid as ArchiveUID: references.append(uid.index)
+            case let array as [Any]:
+                for element in array {
+                    guard let uid = element as? ArchiveUID else { return nil }
+                    references.append(uid.index)
+                }
+            case is [String: Any]: return nil
+            default: continue
+            }
+        }
+        guard Self.fieldsAreReadable(entries, ofClassNamed: name, allowing: allowed) else { return nil }
+        // An object of the app's own class may hold plain values only (strings, numbers, data: what
+        // `NSKeyedArchiver` writes in place): its decoder asks for each field's class, which the archive
+        // does not say, and corelibs' unarchiver stops the process when a field holds an object of another
+        // (a swatch's name that is data, or another swatch).
+        if !Self.foundationClassNames.contains(name),
+            references.contains(where: { $0 != 0 && ($0 >= objects.count || objects[$0] is [String: Any]) })
+        {
+            return nil
+        }
+        return references
+    }
+
+    /// Foundation's value classes `fieldsAreReadable` knows the fields of.
+    private static let foundationClassNames: Set<String> = [
+        "NSString", "NSMutableString", "NSArray", "NSMutableArray", "NSSet", "NSMutableSet", "NSDictionary",
+        "NSMutableDictionary", "NSData", "NSMutableData", "NSDate", "NSUUID", "NSURL",
+    ]
+
+    /// Whether an object of the class named `name` with these fields is one the unarchiver reads
+    /// without trapping: Foundation's value classes by the fields their decoders read, any other class
+    /// only a subclass of `allowed` that supports secure coding.
+    private static func fieldsAreReadable(
+        _ fields: [String: Any], ofClassNamed name: String, allowing allowed: [AnyClass]
+    )
+        -> Bool
+    {
+        func isReference(_ field: String) -> Bool { fields[field] is ArchiveUID }
+        func isReferences(_ field: String) -> Bool {
+            (fields[field] as? [Any])?.allSatisfy { $0 is ArchiveUID } == true
+        }
+        switch name {
+        case "NSString", "NSMutableString": return fields["NS.string"] is String || fields["NS.bytes"] is Data
+        case "NSArray", "NSMutableArray", "NSSet", "NSMutableSet": return isReferences("NS.objects")
+        case "NSDictionary", "NSMutableDictionary":
+            guard let keys = fields["NS.keys"] as? [Any], let values = fields["NS.objects"] as? [Any] else {
+                return false
+            }
+            return keys.count == values.count && isReferences("NS.keys") && isReferences("NS.objects")
+        case "NSData", "NSMutableData": return fields["NS.data"] is Data
+        case "NSDate": return fields["NS.time"] is Double
+        case "NSUUID": return (fields["NS.uuidbytes"] as? Data)?.count == 16
+        case "NSURL": return isReference("NS.relative") && (fields["NS.base"] == nil || isReference("NS.base"))
+        default:
+            guard let objectClass = NSClassFromString(name) as? NSObject.Type,
+                allowed.contains(where: { objectClass.isSubclass(of: $0) }),
+                (objectClass as? NSSecureCoding.Type)?.supportsSecureCoding == true
+            else { return false }
+            return true
+        }
     }
 
     /// The URL at `index`: see `unarchivedURL(from:)`.

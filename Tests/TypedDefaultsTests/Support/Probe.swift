@@ -112,6 +112,11 @@ struct ProbeProcess {
         try input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
     }
 
+    /// Ends the probe's standard input: a probe reading lines sees the end of them.
+    func closeInput() throws {
+        try input.fileHandleForWriting.close()
+    }
+
     /// Sends `line` and returns the one line the probe answers with; nil if it ends first.
     func ask(_ line: String) throws -> String? {
         try send(line)
