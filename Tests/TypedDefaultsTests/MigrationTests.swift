@@ -318,3 +318,79 @@ struct ArchivedObjectTests {
         }
     }
 }
+
+/// A class of the app's own that is both `Codable` and `NSSecureCoding`: stored as JSON text.
+final class Bookmark: NSObject, NSSecureCoding, Codable, UserDefaultConvertible, @unchecked Sendable {
+    // @unchecked: immutable after init.
+    static var supportsSecureCoding: Bool { true }
+    let path: String
+
+    init(path: String) { self.path = path }
+    required init?(coder: NSCoder) {
+        guard let path = coder.decodeObject(of: NSString.self, forKey: "path") else { return nil }
+        self.path = path as String
+    }
+    func encode(with coder: NSCoder) { coder.encode(path as NSString, forKey: "path") }
+}
+
+/// The same, declared to be stored as a keyed archive.
+final class ArchivedBookmark: NSObject, NSSecureCoding, Codable, UserDefaultKeyedArchive, @unchecked Sendable {
+    // @unchecked: immutable after init.
+    static var supportsSecureCoding: Bool { true }
+    let path: String
+
+    init(path: String) { self.path = path }
+    required init?(coder: NSCoder) {
+        guard let path = coder.decodeObject(of: NSString.self, forKey: "path") else { return nil }
+        self.path = path as String
+    }
+    func encode(with coder: NSCoder) { coder.encode(path as NSString, forKey: "path") }
+}
+
+/// An `NSSecureCoding` class the archiver cannot name on Linux: nested in another type.
+enum Tokens {
+    final class Token: NSObject, NSSecureCoding, UserDefaultConvertible, @unchecked Sendable {
+        // @unchecked: immutable after init.
+        static var supportsSecureCoding: Bool { true }
+        let value: Int
+
+        init(value: Int) { self.value = value }
+        required init?(coder: NSCoder) { value = coder.decodeInteger(forKey: "value") }
+        func encode(with coder: NSCoder) { coder.encode(value, forKey: "value") }
+    }
+}
+
+@Suite("Archived classes: which form, and which classes")
+struct ArchivedClassTests {
+    /// A class that is `Codable` and `NSSecureCoding` compiles with one storage form: JSON text, as
+    /// sindresorhus/Defaults stores it; `UserDefaultKeyedArchive` chooses the keyed archive. Before, the
+    /// two conformances gave "multiple matching initializers named 'init(userDefaultsObject:)'".
+    @Test func aCodableSecureCodingClassIsJSONUnlessItAsksForTheArchive() throws {
+        let store = DefaultsStore(storage: InMemoryStorage())
+        let json = UserDefaultTypedKey<Bookmark?>("bookmark")
+        let archived = UserDefaultTypedKey<ArchivedBookmark?>("archivedBookmark")
+        store[json] = Bookmark(path: "/a")
+        store[archived] = ArchivedBookmark(path: "/b")
+        #expect(store.storage.object(forKey: json.name) as? String == #"{"path":"\/a"}"#)
+        #expect(store.storage.object(forKey: archived.name) is Data)
+        #expect(store[json]?.path == "/a")
+        #expect(store[archived]?.path == "/b")
+    }
+
+    /// A class the archiver cannot name (nested in a type, or `private`) stops no process: on Linux its
+    /// writes are refused and reported and its reads give the default, from the first key made. Before,
+    /// making a key with such a default stopped the process ("is not a top-level class").
+    @Test func aClassTheArchiverCannotNameStopsNothing() async {
+        await #expect(processExitsWith: .success) {
+            let key = UserDefaultTypedKey<Tokens.Token>("token", defaultValue: Tokens.Token(value: 1))
+            let store = DefaultsStore(storage: InMemoryStorage())
+            store[key] = Tokens.Token(value: 2)
+            #if os(Linux)
+                if store[key].value != 1 { exit(1) }
+                if (try? store.set(Tokens.Token(value: 3), for: key)) != nil { exit(2) }
+            #else
+                if store[key].value != 2 { exit(1) }
+            #endif
+        }
+    }
+}

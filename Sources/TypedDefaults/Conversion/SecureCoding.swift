@@ -13,15 +13,73 @@ import Foundation
 extension UserDefaultConvertible where Self: NSObject & NSSecureCoding {
     /// Reads a keyed archive of this class (`NSKeyedArchiver`, secure or not).
     public init?(userDefaultsObject object: Any) {
-        guard let data = object as? Data, let value: Self = unarchivedObject(from: data) else { return nil }
+        guard let value: Self = unarchivedObject(fromStored: object) else { return nil }
         self = value
     }
 
     /// A keyed archive made with secure coding, as the peers write it; `nil` when archiving fails (the
-    /// write is then refused and reported).
-    public var userDefaultsObject: Any? {
-        try? NSKeyedArchiver.archivedData(withRootObject: self, requiringSecureCoding: true)
+    /// write is then refused and reported), and for a class the archiver cannot name (see
+    /// `isArchivable`).
+    public var userDefaultsObject: Any? { archivedObject(self) }
+}
+
+/// A class that is both `Codable` and `NSSecureCoding` is stored as JSON text, as sindresorhus/Defaults
+/// stores it; declare ``UserDefaultKeyedArchive`` too to store it as a keyed archive instead. (Without
+/// this the two conformances would give it two storage forms, and the compiler no way to choose.)
+extension UserDefaultConvertible where Self: NSObject & NSSecureCoding & Codable {
+    /// Decodes JSON stored as text or data.
+    public init?(userDefaultsObject object: Any) {
+        guard let value: Self = decodedJSON(object) else { return nil }
+        self = value
     }
+
+    /// The value encoded as JSON text.
+    public var userDefaultsObject: Any? { encodedJSON(self) }
+}
+
+/// Declared by a class that is both `Codable` and `NSSecureCoding`, to store it as a keyed archive (as
+/// SwiftyUserDefaults' keyed-archiver bridge and Defaults' `NSSecureCoding` support write it) rather than
+/// as JSON text:
+///
+/// ```swift
+/// final class Bookmark: NSObject, NSSecureCoding, Codable, UserDefaultKeyedArchive { … }
+/// ```
+public protocol UserDefaultKeyedArchive: UserDefaultConvertible, NSObject, NSSecureCoding {}
+
+extension UserDefaultConvertible where Self: NSObject & NSSecureCoding & Codable & UserDefaultKeyedArchive {
+    /// Reads a keyed archive of this class (`NSKeyedArchiver`, secure or not).
+    public init?(userDefaultsObject object: Any) {
+        guard let value: Self = unarchivedObject(fromStored: object) else { return nil }
+        self = value
+    }
+
+    /// A keyed archive made with secure coding.
+    public var userDefaultsObject: Any? { archivedObject(self) }
+}
+
+/// The object archived in a stored `object`, for a class the archiver can name.
+private func unarchivedObject<Value: NSObject & NSSecureCoding>(fromStored object: Any) -> Value? {
+    guard isArchivable(Value.self), let data = object as? Data else { return nil }
+    return unarchivedObject(from: data)
+}
+
+/// `value` as a keyed archive made with secure coding, for a class the archiver can name.
+private func archivedObject<Value: NSObject & NSSecureCoding>(_ value: Value) -> Data? {
+    guard isArchivable(Value.self) else { return nil }
+    return try? NSKeyedArchiver.archivedData(withRootObject: value, requiringSecureCoding: true)
+}
+
+/// Whether the keyed archiver can name `objectClass`. On Linux it names a class by its Swift name and
+/// stops the process for a `private` class or one nested in another type ("is not a top-level class"),
+/// so such a class is refused there: its writes are reported, its reads give the default. Apple's
+/// archiver names every class.
+func isArchivable(_ objectClass: AnyClass) -> Bool {
+    #if os(Linux)
+        let name = String(reflecting: objectClass)
+        return !name.contains("(") && name.split(separator: ".").count == 2
+    #else
+        return true
+    #endif
 }
 
 /// The object archived in `data`, when the archive is well formed and its root is a `Value`.
@@ -36,7 +94,8 @@ func unarchivedObject<Value: NSObject & NSSecureCoding>(from data: Data) -> Valu
 /// when `Element` is an `NSSecureCoding` class and every element is one.
 func unarchivedArray<Element>(_ object: Any) -> [Element]? {
     guard let data = object as? Data, let elementClass = Element.self as? NSObject.Type,
-        elementClass is NSSecureCoding.Type, let archive = KeyedArchive(data), let root = archive.root,
+        elementClass is NSSecureCoding.Type, isArchivable(elementClass), let archive = KeyedArchive(data),
+        let root = archive.root,
         archive.isObject(at: root, of: NSArray.self), let elements = archive.arrayElements(at: root),
         elements.allSatisfy({ archive.isObject(at: $0, of: elementClass) }),
         archive.isSafeGraph(from: root, allowing: [elementClass]),
