@@ -158,6 +158,27 @@ private let correctCode = """
         }
     }
 
+    /// A class that is both `Codable` and `NSSecureCoding`: one storage form (JSON text), and the keyed
+    /// archive when it asks for it (this gave "multiple matching initializers" before).
+    final class Bookmark: NSObject, NSSecureCoding, Codable, UserDefaultConvertible, @unchecked Sendable {
+        static var supportsSecureCoding: Bool { true }
+        let path: String
+        init(path: String) { self.path = path }
+        required init?(coder: NSCoder) { path = coder.decodeObject(of: NSString.self, forKey: "path") as String? ?? "" }
+        func encode(with coder: NSCoder) { coder.encode(path as NSString, forKey: "path") }
+    }
+    final class ArchivedBookmark: NSObject, NSSecureCoding, Codable, UserDefaultKeyedArchive, @unchecked Sendable {
+        static var supportsSecureCoding: Bool { true }
+        let path: String
+        init(path: String) { self.path = path }
+        required init?(coder: NSCoder) { path = coder.decodeObject(of: NSString.self, forKey: "path") as String? ?? "" }
+        func encode(with coder: NSCoder) { coder.encode(path as NSString, forKey: "path") }
+    }
+    func useBookmarks() {
+        Defaults[UserDefaultTypedKey<Bookmark?>("bookmark")] = Bookmark(path: "/a")
+        Defaults[UserDefaultTypedKey<ArchivedBookmark?>("archived")] = ArchivedBookmark(path: "/b")
+    }
+
     /// An `@Observable` class: the wrapper is `@ObservationIgnored`, and reads are still tracked
     /// because they go through the store.
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
