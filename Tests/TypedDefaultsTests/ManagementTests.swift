@@ -73,3 +73,32 @@ struct ManagementTests {
         }
     }
 }
+
+@Suite("Old names without keys")
+struct OldNameTests {
+    /// A migration reads, moves and removes an old name through the store: observers hear it, and on
+    /// Linux it is saved (a plain process reads the result). Through the plain API the store's observers
+    /// heard nothing, and on Linux the removal was never saved.
+    @Test func oldNamesAreReadMovedAndRemovedThroughTheStore() throws {
+        try withSuite { suite, store in
+            let plain = try #require(UserDefaults(suiteName: suite))
+            plain.set(5, forKey: "kOld")
+            plain.set("x", forKey: "kGone")
+            let heard = Recorder<String>()
+            let token = store.observe(UserDefaultTypedKey<String?>("kGone")) { heard.append("\($0.newValue ?? "nil")") }
+            defer { token.cancel() }
+            #expect(store.object(forName: "kOld") as? Int == 5)
+            #expect(store.moveObject(fromName: "kOld", toName: "newCount"))
+            #expect(!store.moveObject(fromName: "kOld", toName: "newCount"))
+            #expect(store[UserDefaultTypedKey<Int>("newCount", defaultValue: 0)] == 5)
+            store.removeObject(forName: "kGone")
+            #expect(heard.all == ["nil"])
+            #expect(store.object(forName: "kOld") == nil && store.object(forName: "kGone") == nil)
+            try store.flush()
+            #if os(Linux)
+                let saved = try ProbeProcess.run(["plain-read", suite, "kOld", "kGone", "newCount"]).lines
+                #expect(saved == ["nil", "nil", "5"])
+            #endif
+        }
+    }
+}

@@ -49,3 +49,22 @@ struct WrapperTests {
         }
     }
 }
+
+/// A model holding wrappers, `Hashable` by synthesis (as with Foil's wrapper).
+private struct HashableModel: Hashable {
+    @UserDefault(.launchCount) var launchCount: Int
+    @UserDefault(.theme) var theme: Theme
+}
+
+@Suite("The wrapper is Hashable by its key and store")
+struct WrapperHashableTests {
+    @Test func wrappersAreEqualByKeyAndStore() {
+        let other = DefaultsStore(storage: InMemoryStorage())
+        #expect(UserDefault(.launchCount) == UserDefault(.launchCount))
+        #expect(UserDefault(.launchCount, store: other) != UserDefault(.launchCount))
+        #expect(
+            UserDefault(.launchCount, store: DefaultsStore(storage: other.storage, keyPrefix: "p."))
+                != UserDefault(.launchCount, store: other))
+        #expect(Set([HashableModel(), HashableModel()]).count == 1)
+    }
+}

@@ -75,3 +75,35 @@ extension DefaultsStore {
         return values
     }
 }
+
+extension DefaultsStore {
+    /// What is stored under `name` (the store's prefix applied), as the plain `UserDefaults` API gives
+    /// it (a registered default included): for an old name no key describes, which a migration reads.
+    public func object(forName name: String) -> Any? {
+        context.prepareDomain()
+        return context.storage.object(forKey: keyPrefix + name)
+    }
+
+    /// Removes the value stored under `name` (the store's prefix applied), observed and saved as any
+    /// write through a key: for an old name a migration leaves behind. Through the plain API
+    /// (`removeObject(forKey:)`) the store's observers would not hear it, and on Linux it would not be
+    /// saved.
+    public func removeObject(forName name: String) {
+        context.prepareDomain()
+        write(nil, forStoredName: keyPrefix + name)
+    }
+
+    /// Moves the value stored under `oldName` to `newName` (the store's prefix applied to both), as it
+    /// is, observed and saved as any write; a value already stored under `newName` is kept, and then
+    /// nothing moves. Returns whether a value was moved. To move a value to a key, converting it
+    /// through the key's type, use ``migrate(from:to:)``.
+    @discardableResult
+    public func moveObject(fromName oldName: String, toName newName: String) -> Bool {
+        guard oldName != newName, context.storedObject(forName: keyPrefix + newName) == nil,
+            let object = context.storedObject(forName: keyPrefix + oldName)
+        else { return false }
+        write(object, forStoredName: keyPrefix + newName)
+        write(nil, forStoredName: keyPrefix + oldName)
+        return true
+    }
+}

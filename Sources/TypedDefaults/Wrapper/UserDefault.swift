@@ -64,3 +64,19 @@ public struct UserDefault<Value: UserDefaultConvertible>: Sendable {
     /// Removes the stored value, so the property shows the key's default: `store.remove(key)`.
     public func reset() { store.remove(key) }
 }
+
+extension UserDefault: Hashable {
+    /// Whether two properties read and write one stored value: the same key (name and value type) in the
+    /// same storage under the same prefix. As Foil's wrapper is, so that a model holding one can be
+    /// `Hashable` or `Equatable` by synthesis; the values themselves are not compared.
+    public static func == (lhs: UserDefault, rhs: UserDefault) -> Bool {
+        lhs.key == rhs.key && lhs.store.keyPrefix == rhs.store.keyPrefix && lhs.store.context === rhs.store.context
+    }
+
+    /// Hashes the key, the store's prefix and its storage.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(key)
+        hasher.combine(store.keyPrefix)
+        hasher.combine(ObjectIdentifier(store.context))
+    }
+}

@@ -391,6 +391,39 @@ group[.theme] = .light
 check(group[.theme] == .light, "a synced key reads and writes as any key")
 do { try group.flush() } catch { check(false, "flush with synced keys: \(error)") }
 
+// Issues 33 to 36: old names without keys, wrappers that are Hashable, a Codable and NSSecureCoding
+// class stored as JSON or as an archive, a storage that says which names it can watch.
+group.storage.set(3, forKey: "kOldCount")
+check(group.object(forName: "kOldCount") as? Int == 3, "object(forName:) reads an old name")
+check(group.moveObject(fromName: "kOldCount", toName: "movedCount"), "moveObject moves an old name")
+group.removeObject(forName: "movedCount")
+check(group.object(forName: "movedCount") == nil, "removeObject(forName:) removes it")
+struct HashableSettings: Hashable { @UserDefault(.launchCount) var launchCount: Int }
+check(HashableSettings() == HashableSettings(), "a model of wrappers is Hashable by synthesis")
+final class Note: NSObject, NSSecureCoding, Codable, UserDefaultKeyedArchive, @unchecked Sendable {
+    static var supportsSecureCoding: Bool { true }
+    let text: String
+    init(text: String) { self.text = text }
+    required init?(coder: NSCoder) { text = coder.decodeObject(of: NSString.self, forKey: "text") as String? ?? "" }
+    func encode(with coder: NSCoder) { coder.encode(text as NSString, forKey: "text") }
+}
+let note = UserDefaultTypedKey<Note?>("note")
+group[note] = Note(text: "hi")
+check(group.storage.object(forKey: "note") is Data && group[note]?.text == "hi", "UserDefaultKeyedArchive archives")
+final class NamedStorage: ExternallyChangingStorage, @unchecked Sendable {
+    func object(forKey key: String) -> Any? { nil }
+    func set(_ object: Any?, forKey key: String) {}
+    func removeObject(forKey key: String) {}
+    func register(defaults: [String: Any]) {}
+    func watchChanges(ofKey key: String, _ onChange: @escaping @Sendable () -> Void) -> any ExternalChangeWatch {
+        fatalError("never asked: canWatchChanges says no")
+    }
+    func canWatchChanges(ofKey key: String) -> Bool { false }
+}
+let unwatched = DefaultsStore(storage: NamedStorage())
+unwatched.observe(.launchCount) { _ in }.cancel()
+if case .namelessKey = DefaultsError.namelessKey(key: "k") { check(true, "namelessKey is an error case") }
+
 // Leave the standard domain as it was found.
 for key in [UserDefaultTypedKeys.launchCount] { Defaults.remove(key) }
 Defaults.remove(.recent)
