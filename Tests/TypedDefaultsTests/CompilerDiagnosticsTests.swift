@@ -98,6 +98,9 @@ private let mistakes: [Mistake] = [
         message:
             "'DefaultsDisposable' has been renamed to 'ObservationToken': TypedDefaults' observe returns an ObservationToken"
     ),
+    Mistake(
+        code: "func b8() -> String { UserDefaultTypedKeys.maxItems.key }",
+        message: "'key' has been renamed to 'name': TypedDefaults calls a key's name name"),
 ]
 
 /// Correct code, including each shape Getting Started recommends: none of it may pick an unavailable

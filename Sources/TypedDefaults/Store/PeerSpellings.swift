@@ -14,6 +14,12 @@ extension UserDefaultTypedKey {
     }
 }
 
+extension UserDefaultTypedKey {
+    /// Unavailable: SwiftyUserDefaults' `key.key`, the key's name.
+    @available(*, unavailable, renamed: "name", message: "TypedDefaults calls a key's name name")
+    public var key: String { name }
+}
+
 extension DefaultsStore {
     /// Unavailable: sindresorhus/Defaults' `reset(_:)`.
     @available(
