@@ -44,6 +44,8 @@
 //                                                       (+1) COUNT times
 //   typed-defaults-probe set-on-line SUITE NAME         print "ready", wait for a line, then set the integer
 //                                                       NAME to 1, save, and print "saved"
+//   typed-defaults-probe main-actor-write -             observe on the main actor, write on the main thread,
+//                                                       print what the observer saw after each write
 //   typed-defaults-probe read-archives -                for each line on stdin (an archive in hexadecimal), read
 //                                                       it as a swatch, swatches and a URL, then print "ok"
 //   typed-defaults-probe first OPERATION SUITE          OPERATION as the process's first call of the
@@ -213,6 +215,18 @@ case "changing-default":
 case "first":
     guard arguments.count == 3 else { fail("first OPERATION SUITE") }
     FirstCall.run(arguments[1], suite: arguments[2])
+    exit(0)
+case "main-actor-write":
+    // Observes on the main actor, then writes on the main thread (top-level code runs there): prints what
+    // the observer had seen right after each write, before anything else runs.
+    let store = DefaultsStore(storage: InMemoryStorage())
+    var seen: [Int] = []
+    let token = store.observe(Fixture.count, isolation: MainActor.shared) { seen.append($0.newValue) }
+    store[Fixture.count] = 1
+    print("after first write: \(seen)")
+    store[Fixture.count] = 2
+    print("after second write: \(seen)")
+    token.cancel()
     exit(0)
 case "read-archives":
     // One archive a line on stdin, in hexadecimal; each read as every archived kind, then "ok" printed.

@@ -84,6 +84,14 @@ struct ActorObservationTests {
         }
     }
 
+    /// In a program whose main actor runs on the main thread (an app; here the probe), an observer on
+    /// the main actor runs inside a write made there, as the peers' callbacks do: the next line sees what
+    /// it updated. Before, it ran a few turns of the main actor later (after the next line).
+    @Test func anObserverOnTheMainActorRunsInsideAWriteMadeThere() throws {
+        let output = try ProbeProcess.run(["main-actor-write", "-"])
+        #expect(output.lines == ["after first write: [1]", "after second write: [1, 2]"], "\(output.standardError)")
+    }
+
     @Test func initialCallsTheClosureBeforeObserveReturns() {
         withStore { store in
             store[.theme] = .dark

@@ -1,3 +1,5 @@
+import Foundation
+
 extension DefaultsStore {
     /// Calls `onChange` with the old and new value each time `key`'s value changes through any store
     /// over the same suite or storage: a set, a `nil` assignment, `remove`, `removeAll`, `migrate`,
@@ -50,8 +52,9 @@ extension DefaultsStore {
     /// }
     /// ```
     ///
-    /// A change reaches `onChange` when the actor gets to run it, a moment after it is readable; with
-    /// `initial`, the first call is made before `observe` returns. Cancel the token (or release it) on
+    /// A change reaches `onChange` when the actor gets to run it, a moment after it is readable; on the
+    /// main actor, a change made on the main thread with nothing queued reaches it inside the write, as
+    /// the peers' callbacks do. With `initial`, the first call is made before `observe` returns. Cancel the token (or release it) on
     /// the actor, and no call starts after that; cancelled elsewhere, a call already queued may still run.
     ///
     /// - Parameters:
@@ -195,19 +198,33 @@ extension DefaultsStore {
 
     /// Delivery of changes to `onChange` on `isolation`: `send` queues a change from any thread, and
     /// `onChange` gets them in order until `end` is called. One task per observation: a task per change
-    /// would not keep their order.
+    /// would not keep their order. On the main actor, a change made on the main thread while nothing is
+    /// queued is delivered there and then, inside the write, as the peers' callbacks are: UI code that
+    /// reads what an observer updated finds it updated on the next line.
     private static func delivery<Change: Sendable>(
         on isolation: isolated any Actor, to onChange: @escaping (Change) -> Void
     ) -> (send: @Sendable (Change) -> Void, end: @Sendable () -> Void) {
         let (changes, continuation) = AsyncStream.makeStream(of: Change.self)
+        // Changes sent and not delivered yet: one delivered at once must not pass them.
+        let queued = Locked(0)
         let task = Task {
             // Naming the isolated parameter makes the task run on that actor, where `onChange` may run.
             _ = isolation
             for await change in changes where !Task.isCancelled {
                 onChange(change)
+                queued.withLock { $0 -= 1 }
             }
         }
-        let send: @Sendable (Change) -> Void = { continuation.yield($0) }
+        let direct = (isolation as AnyObject) === MainActor.shared ? MainActorCallback(onChange) : nil
+        let send: @Sendable (Change) -> Void = { change in
+            // The queue's task runs on the main actor too, so on the main thread it is not running now.
+            if let direct, Thread.isMainThread, queued.withLock({ $0 == 0 }) {
+                MainActor.assumeIsolated { direct.body(change) }
+                return
+            }
+            queued.withLock { $0 += 1 }
+            continuation.yield(change)
+        }
         let end: @Sendable () -> Void = {
             task.cancel()
             continuation.finish()
@@ -281,5 +298,16 @@ extension DefaultsStore {
             // `cancelWithoutWaiting`).
             continuation.onTermination = { _ in token.cancelWithoutWaiting() }
         }
+    }
+}
+
+/// The callback of an observation on the main actor, for a change delivered there at once.
+private final class MainActorCallback<Change>: @unchecked Sendable {
+    // @unchecked: `body` is called only on the main actor (`MainActor.assumeIsolated`), where it was made
+    // to run.
+    let body: (Change) -> Void
+
+    init(_ body: @escaping (Change) -> Void) {
+        self.body = body
     }
 }
