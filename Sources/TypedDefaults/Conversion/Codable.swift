@@ -68,3 +68,25 @@ func encodedJSON<Value: Encodable>(_ value: Value) -> String? {
     guard let data = try? encoder.encode(value) else { return nil }
     return String(decoding: data, as: UTF8.self)
 }
+
+/// Declared by a `Codable` type to store its values as JSON `Data`, the form SwiftyUserDefaults and
+/// Foil write, instead of JSON text: for an app that keeps those libraries beside this one while it
+/// moves over, whose keys read their default for JSON text.
+///
+/// ```swift
+/// struct Wallet: Codable, UserDefaultJSONData { var currency: String }
+/// ```
+///
+/// Both forms read back either way.
+public protocol UserDefaultJSONData: UserDefaultConvertible, Codable {}
+
+extension UserDefaultConvertible where Self: UserDefaultJSONData {
+    /// Decodes JSON stored as data or text.
+    public init?(userDefaultsObject object: Any) {
+        guard let value: Self = decodedJSON(object) else { return nil }
+        self = value
+    }
+
+    /// The value encoded as JSON `Data` (keys sorted), or `nil` when encoding fails.
+    public var userDefaultsObject: Any? { encodedJSON(self).map { Data($0.utf8) } }
+}

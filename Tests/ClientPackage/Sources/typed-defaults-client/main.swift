@@ -424,6 +424,14 @@ let unwatched = DefaultsStore(storage: NamedStorage())
 unwatched.observe(.launchCount) { _ in }.cancel()
 if case .namelessKey = DefaultsError.namelessKey(key: "k") { check(true, "namelessKey is an error case") }
 
+struct Wallet: Codable, Equatable, UserDefaultJSONData { var currency: String }
+let wallet = UserDefaultTypedKey<Wallet?>("wallet")
+group[wallet] = Wallet(currency: "EUR")
+check(group.storage.object(forKey: "wallet") is Data && group[wallet] == Wallet(currency: "EUR"), "JSON data form")
+let forumTheme = UserDefaultKeyFamily<Theme>("forumTheme-", defaultValue: { _ in .system })
+group[forumTheme["swift"]] = .dark
+check(forumTheme.members(in: group) == ["swift"] && group[forumTheme["other"]] == .system, "a key family")
+
 // Leave the standard domain as it was found.
 for key in [UserDefaultTypedKeys.launchCount] { Defaults.remove(key) }
 Defaults.remove(.recent)

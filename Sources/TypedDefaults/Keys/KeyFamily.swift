@@ -1,0 +1,51 @@
+/// A family of keys built at run time, one per member, with one rule for their defaults: an app's
+/// per-forum theme (`theme-light-<forumID>`), a per-account flag.
+///
+/// ```swift
+/// extension UserDefaultTypedKeys {
+///     static let forumTheme = UserDefaultKeyFamily<Theme>("theme-", defaultValue: { _ in .system })
+/// }
+/// Defaults[.forumTheme["swift"]] = .dark          // stored as "theme-swift"
+/// let token = Defaults.observe(.forumTheme["swift"]) { print($0.newValue) }
+/// let forums = UserDefaultTypedKeys.forumTheme.members(in: Defaults)   // ["swift"]
+/// ```
+///
+/// A member's key is a key like any other: read, written, observed and synced through the store.
+public final class UserDefaultKeyFamily<Value: UserDefaultConvertible>: UserDefaultTypedKeys, @unchecked Sendable {
+    // @unchecked: immutable after init.
+
+    /// What every member's stored name begins with.
+    public let prefix: String
+    private let makeDefault: @Sendable (String) -> Value
+    private let declaration: (fileID: StaticString, line: UInt, column: UInt)
+
+    /// A family whose member `id` is stored under `prefix + id`, with the default `defaultValue(id)`.
+    ///
+    /// - Parameters:
+    ///   - prefix: What every member's stored name begins with.
+    ///   - defaultValue: The default of the member with this id.
+    ///   - fileID: Leave it out: where the family is declared, which its members share.
+    ///   - line: Leave it out: see `fileID`.
+    ///   - column: Leave it out: see `fileID`.
+    public init(
+        _ prefix: String, defaultValue: @escaping @Sendable (_ id: String) -> Value, fileID: StaticString = #fileID,
+        line: UInt = #line, column: UInt = #column
+    ) {
+        self.prefix = prefix
+        makeDefault = defaultValue
+        declaration = (fileID, line, column)
+        super.init()
+    }
+
+    /// The key of member `id`: stored under `prefix + id`, with the family's default for `id`.
+    public subscript(_ id: String) -> UserDefaultTypedKey<Value> {
+        UserDefaultTypedKey(
+            prefix + id, defaultValue: makeDefault(id), fileID: declaration.fileID, line: declaration.line,
+            column: declaration.column)
+    }
+
+    /// The ids of the members with a value stored in `store` (under its prefix), sorted.
+    public func members(in store: DefaultsStore) -> [String] {
+        store.snapshot().keys.filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }.sorted()
+    }
+}
