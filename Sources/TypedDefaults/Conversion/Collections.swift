@@ -6,11 +6,16 @@ import Foundation
 // parsed first.
 
 func convertedElements<Element: UserDefaultConvertible>(_ object: Any) -> [Element]? {
-    // Fast path: a Swift array of exactly `Element` (what the library stores on Linux) needs no
-    // conversion. Only then: a cast of another array bridges its elements, and on Apple platforms,
-    // where every number is an `NSNumber`, it would read a stored `true` as the real 1.0, against the
-    // numbers' rule (`Numbers.swift`). Anything else is converted element by element below.
-    if type(of: object) == [Element].self, let values = object as? [Element] { return values }
+    // Fast path: elements stored as exactly `Element` (strings, numbers, dates) need no conversion. A
+    // cast fails at the first element of another type, and the conversion below handles those. Not for
+    // reals, unless the array is a Swift one of exactly `Element`: a cast bridges every `NSNumber`, and
+    // on Apple platforms, where every number is one, it read a stored `true` as the real 1.0, against
+    // the numbers' rule (`Numbers.swift`); the other element types bridge as that rule reads them.
+    if !(Element.self is any BinaryFloatingPoint.Type) || type(of: object) == [Element].self,
+        let values = object as? [Element]
+    {
+        return values
+    }
     if let values = decodedJSONData(object, as: [Element].self) { return values }
     if let values: [Element] = unarchivedArray(object) { return values }
     guard let elements = object as? [Any] ?? parsingPropertyListText(object) as? [Any] else { return nil }
@@ -93,8 +98,11 @@ func canonicalText(_ object: Any) -> String {
 extension Dictionary: UserDefaultConvertible where Key: UserDefaultDictionaryKey, Value: UserDefaultConvertible {
     /// Reads a dictionary whose every key reads as `Key` and every value as `Value`.
     public init?(userDefaultsObject object: Any) {
-        // Only a Swift dictionary of exactly these types, as for arrays (`convertedElements`).
-        if Key.self == String.self, type(of: object) == [Key: Value].self, let values = object as? [Key: Value] {
+        // As for arrays (`convertedElements`): real values only from a Swift dictionary of exactly them.
+        if Key.self == String.self,
+            !(Value.self is any BinaryFloatingPoint.Type) || type(of: object) == [Key: Value].self,
+            let values = object as? [Key: Value]
+        {
             self = values
             return
         }
