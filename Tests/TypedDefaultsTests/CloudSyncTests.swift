@@ -329,6 +329,36 @@ struct CloudSyncTests {
         }
     }
 
+    /// A record of versions kept by an earlier release (no digests) tells nothing of changes made while
+    /// not syncing: the first launch that reads it takes the stored values as unchanged, so another
+    /// device's newer change is never overwritten by this device's older value. (Taking a missing digest
+    /// as a change made now did that: both devices ended on the older value.)
+    @Test func aRecordWithoutDigestsNeverOverwritesANewerChange() throws {
+        let (cloud, time, first, second) = twoDevices()
+        first.store[syncedCount] = 1
+        try first.flush()
+        cloud.deliverAll()
+        time.advance(by: 1)
+        second.store[syncedCount] = 2
+        // An earlier release's record: the same versions, without digests.
+        var saved = try #require(first.storage.object(forKey: "TypedDefaults.cloudSync") as? [String: Any])
+        var records = try #require(saved["records"] as? [String: Any])
+        for (name, record) in records {
+            var entry = try #require(record as? [String: Any])
+            entry["digest"] = nil
+            records[name] = entry
+        }
+        saved["records"] = records
+        first.runWithoutSync { store in store.storage.set(saved, forKey: "TypedDefaults.cloudSync") }
+        try first.flush()
+        cloud.deliverAll()
+        try second.flush()
+        cloud.deliverAll()
+        try first.flush()
+        cloud.deliverAll()
+        #expect(first.store[syncedCount] == 2 && second.store[syncedCount] == 2)
+    }
+
     /// The rule for a change made on a new install before the cloud's values arrive (SyncingAcrossDevices
     /// states it): it is a change like any other, and the newest change wins, so it replaces the cloud's
     /// value on every device. A launch counter incremented then starts over from 1.

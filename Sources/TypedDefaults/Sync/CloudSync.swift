@@ -96,7 +96,8 @@ final class CloudSync: @unchecked Sendable {
         var object: Any?
         /// `CloudSync.digest` of that object, kept with the version: at the next `start`, a stored value
         /// that differs was changed while the names were not synced (another run, an app extension).
-        var digest: Int
+        /// nil for a version an earlier release kept without one, which tells nothing.
+        var digest: Int?
 
         init(stamp: SyncStamp, pending: Bool, object: Any?) {
             self.stamp = stamp
@@ -147,11 +148,12 @@ final class CloudSync: @unchecked Sendable {
         lock.withLock {
             for (name, object) in stored {
                 names.insert(name)
-                if let record = records[name], record.digest != Self.digest(object) {
+                if let digest = records[name]?.digest, digest != Self.digest(object) {
                     // Changed while the name was not synced: a change of this device's, made now.
                     records[name] = Record(stamp: nextStamp(), pending: true, object: object)
                 } else if records[name] != nil {
                     records[name]?.object = object
+                    records[name]?.digest = Self.digest(object)
                 } else if let object {
                     records[name] = Record(stamp: SyncStamp(time: 0, device: device), pending: true, object: object)
                 }
@@ -406,10 +408,11 @@ final class CloudSync: @unchecked Sendable {
         [
             "device": device, "newest": newestTime,
             "records": records.mapValues { record -> [String: Any] in
-                [
+                var saved: [String: Any] = [
                     "time": record.stamp.time, "device": record.stamp.device, "pending": record.pending,
-                    "digest": record.digest,
                 ]
+                saved["digest"] = record.digest
+                return saved
             },
         ]
     }
@@ -424,8 +427,9 @@ final class CloudSync: @unchecked Sendable {
             else { continue }
             let pending = record["pending"].flatMap { Bool(userDefaultsObject: $0) } ?? true
             var loaded = Record(stamp: SyncStamp(time: time, device: device), pending: pending, object: nil)
-            // Without a digest (kept by an earlier version), a change made while not syncing is not seen.
-            loaded.digest = record["digest"].flatMap { Int(userDefaultsObject: $0) } ?? Self.digest(nil)
+            // Without a digest (kept by an earlier release) nothing tells whether the value changed since:
+            // it is taken as unchanged, never as a new change that would push an old value over newer ones.
+            loaded.digest = record["digest"].flatMap { Int(userDefaultsObject: $0) }
             records[name] = loaded
         }
     }
