@@ -51,6 +51,9 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
     /// `static let`, where it is the type's name, shared by every such key of the type; a function or a
     /// closure). Stores refuse its writes and read its default (``DefaultsError/namelessKey(key:)``).
     let isNameless: Bool
+    /// Whether the name has no character outside ASCII: then it has no other forms (composed,
+    /// decomposed) that a write must look for (Linux).
+    let nameIsASCII: Bool
 
     /// The value a read returns when nothing readable is stored: the key's default, or, for a key made
     /// with ``init(_:default:fileID:line:column:function:)``, what its closure returns now.
@@ -87,6 +90,7 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
         self.defaultObject = defaultValue.userDefaultsObject
         self.declaration = KeyDeclaration(fileID: fileID, line: line, column: column)
         isNameless = name == function && !isPropertyName(name)
+        nameIsASCII = name.utf8.withContiguousStorageIfAvailable { !$0.contains { $0 >= 0x80 } } ?? false
         super.init()
         if isNameless { reportNameless() }
     }
@@ -116,6 +120,7 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
         self.defaultObject = nil
         self.declaration = KeyDeclaration(fileID: fileID, line: line, column: column)
         isNameless = name == function && !isPropertyName(name)
+        nameIsASCII = name.utf8.withContiguousStorageIfAvailable { !$0.contains { $0 >= 0x80 } } ?? false
         super.init()
         if isNameless { reportNameless() }
     }

@@ -361,12 +361,14 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     /// storage's order of changes. Returns what observers and Swift's Observation must hear, to be passed
     /// to `announce` once no lock is held; nil when nobody can be listening (a name never bound, or a
     /// write inside `withoutPropagation`).
-    func commit(_ object: Any?, forName name: String, tracked: (any TrackedName)?) -> Commit? {
+    ///
+    /// `asciiName`: the caller knows `name` has no character outside ASCII (it has no other forms).
+    func commit(_ object: Any?, forName name: String, tracked: (any TrackedName)?, asciiName: Bool = false) -> Commit? {
         // A name nothing in this storage bound has no tracked name and no observers: observing binds.
         guard let tracked = tracked ?? trackedName(name), Propagation.isOn else {
             writeOrder.lock()
             defer { writeOrder.unlock() }
-            storeAndRecord(object, forName: name)
+            storeAndRecord(object, forName: name, asciiName: asciiName)
             if cloudSync != nil { noteForSync(object, forName: name) }
             return nil
         }
@@ -375,7 +377,7 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
         // Looked up in the order of changes: an observer added before a change is committed hears it.
         let observers = observers.observers(of: name)
         let oldObject = observers.isEmpty ? nil : storage.object(forKey: name)
-        storeAndRecord(object, forName: name)
+        storeAndRecord(object, forName: name, asciiName: asciiName)
         if cloudSync != nil { noteForSync(object, forName: name) }
         sequence &+= 1
         let newObject = observers.isEmpty ? nil : storage.object(forKey: name)
@@ -492,17 +494,17 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
 
     /// A change made here: into the storage, and into the saver's record of what to save (Linux).
     /// Called with `writeOrder` held.
-    private func storeAndRecord(_ object: Any?, forName name: String) {
-        store(object, forName: name)
+    private func storeAndRecord(_ object: Any?, forName name: String, asciiName: Bool = false) {
+        store(object, forName: name, asciiName: asciiName)
         saver?.recordWrite(object, forName: name)
     }
 
-    private func store(_ object: Any?, forName name: String) {
+    private func store(_ object: Any?, forName name: String, asciiName: Bool = false) {
         let watched = !externalWatches.isEmpty
         if watched { writingThread.withLock { $0 = (ObjectIdentifier(Thread.current), name) } }
         // One form of a name at a time (Linux: see `DomainSaver.otherForms`).
         // A name has other forms only with a non-ASCII character.
-        if let saver, name.utf8.withContiguousStorageIfAvailable({ $0.contains { $0 >= 0x80 } }) ?? true {
+        if let saver, !asciiName, name.utf8.withContiguousStorageIfAvailable({ $0.contains { $0 >= 0x80 } }) ?? true {
             for other in saver.otherForms(of: name) { storage.removeObject(forKey: other) }
         }
         if let object {
