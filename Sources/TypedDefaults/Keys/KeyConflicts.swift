@@ -35,9 +35,13 @@ extension AnyTypedKey {
     /// each read cannot be compared and are taken as agreeing; one computed and one given do not.
     func conflicts(with other: any AnyTypedKey) -> Bool {
         if valueType != other.valueType { return true }
-        return declaration != other.declaration
-            && !defaultsAgree(
-                computed: hasComputedDefault, defaultObject, computed: other.hasComputedDefault, other.defaultObject)
+        return declaration != other.declaration && !agreesOnDefault(with: other)
+    }
+
+    /// Whether `other` gives the name the same default (see `defaultsAgree`).
+    func agreesOnDefault(with other: some AnyTypedKey) -> Bool {
+        defaultsAgree(
+            computed: hasComputedDefault, defaultObject, computed: other.hasComputedDefault, other.defaultObject)
     }
 }
 

@@ -90,7 +90,7 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
         self.defaultObject = defaultValue.userDefaultsObject
         self.declaration = KeyDeclaration(fileID: fileID, line: line, column: column)
         isNameless = name == function && !isPropertyName(name)
-        nameIsASCII = name.utf8.withContiguousStorageIfAvailable { !$0.contains { $0 >= 0x80 } } ?? false
+        nameIsASCII = isASCII(name)
         super.init()
         if isNameless { reportNameless() }
     }
@@ -120,7 +120,7 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
         self.defaultObject = nil
         self.declaration = KeyDeclaration(fileID: fileID, line: line, column: column)
         isNameless = name == function && !isPropertyName(name)
-        nameIsASCII = name.utf8.withContiguousStorageIfAvailable { !$0.contains { $0 >= 0x80 } } ?? false
+        nameIsASCII = isASCII(name)
         super.init()
         if isNameless { reportNameless() }
     }

@@ -220,7 +220,7 @@ enum BinaryPropertyList {
         private mutating func write(_ object: Object) {
             switch object {
             case .string(let string):
-                if string.utf8.allSatisfy({ $0 < 0x80 }) {
+                if isASCII(string) {
                     appendMarker(0x50, count: string.utf8.count)
                     bytes.append(contentsOf: string.utf8)
                 } else {

@@ -22,7 +22,7 @@ public final class DefaultsStore: Sendable {
     init(context: StorageContext, keyPrefix: String) {
         self.context = context
         self.keyPrefix = keyPrefix
-        keyPrefixIsASCII = keyPrefix.utf8.allSatisfy { $0 < 0x80 }
+        keyPrefixIsASCII = isASCII(keyPrefix)
     }
 
     /// The store over `UserDefaults.standard`; also available as ``Defaults``.
@@ -63,7 +63,7 @@ public final class DefaultsStore: Sendable {
     @usableFromInline
     func object<Value>(for key: UserDefaultTypedKey<Value>) -> Any? {
         if key.isNameless { return nil }
-        return context.read(key, as: keyPrefix.isEmpty ? key.name : keyPrefix + key.name)
+        return context.read(key, as: nameInStorage(key))
     }
 
     /// What a read of `key` gives for a stored object: the object converted to the key's type, or the
@@ -78,8 +78,14 @@ public final class DefaultsStore: Sendable {
     /// default registered the first time the name is used with the key's value type), and the name as
     /// Swift's Observation sees it.
     func bound<Value>(_ key: UserDefaultTypedKey<Value>) -> (name: String, tracked: any TrackedName) {
-        let name = keyPrefix.isEmpty ? key.name : keyPrefix + key.name
+        let name = nameInStorage(key)
         return (name, context.bind(key, as: name).tracked)
+    }
+
+    /// `key`'s stored name in this store: the prefix and the key's name.
+    @inline(__always)
+    private func nameInStorage<Value>(_ key: UserDefaultTypedKey<Value>) -> String {
+        keyPrefix.isEmpty ? key.name : keyPrefix + key.name
     }
 
     /// `key`'s stored name in this store, bound as `bound(_:)` binds it.
@@ -150,7 +156,7 @@ public final class DefaultsStore: Sendable {
         -> Value
     {
         try refuseIfNameless(key)
-        let name = keyPrefix.isEmpty ? key.name : keyPrefix + key.name
+        let name = nameInStorage(key)
         let binding = context.bind(key, as: name)
         var commit: Commit?
         let value = try context.exclusively {

@@ -23,3 +23,9 @@ struct ExactText: Hashable, Sendable {
         hasher.combine(text)
     }
 }
+
+/// Whether `text` has no character outside ASCII (every UTF-8 byte below 0x80): such a text has one
+/// form only (no composed and decomposed forms) and takes one byte a character.
+func isASCII(_ text: String) -> Bool {
+    text.utf8.withContiguousStorageIfAvailable { !$0.contains { $0 >= 0x80 } } ?? text.utf8.allSatisfy { $0 < 0x80 }
+}

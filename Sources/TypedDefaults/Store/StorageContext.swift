@@ -225,7 +225,9 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
         guard let found else {
             recordUses(CollectionOfOne((storedName, key)))
             // Another storage may have registered the name first (`UserDefaults` share one registration).
-            let differs = keyRecords.withLock { records in records[storedName].map { !agree($0, key) } ?? false }
+            let differs = keyRecords.withLock { records in
+                records[storedName].map { !$0.agreesOnDefault(with: key) } ?? false
+            }
             // After the name's default is registered: Foundation's first read of a domain before
             // registrations made every later read of it slower.
             prepareDomain()
@@ -284,7 +286,7 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     func object(forName name: String, changedDefault key: some AnyTypedKey) -> Any? {
         guard let object = storage.object(forKey: name) else { return nil }
         let record = keyRecords.withLock { $0[name] }
-        guard let record, let registered = record.defaultObject, !agree(record, key),
+        guard let record, let registered = record.defaultObject, !record.agreesOnDefault(with: key),
             !LaunchArguments.names.contains(name), propertyListsEqual(object, registered)
         else { return object }
         guard let stored = storedValues() else { return object }
@@ -312,7 +314,7 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
                 records[storedName] = key
                 return (nil, false)
             }
-            if agree(first, key) { return (nil, false) }
+            if first.agreesOnDefault(with: key) { return (nil, false) }
             if first.declaration == key.declaration, first.valueType == key.valueType { return (nil, true) }
             return (first.conflicts(with: key) ? first : nil, true)
         }
@@ -502,9 +504,9 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     private func store(_ object: Any?, forName name: String, asciiName: Bool = false) {
         let watched = !externalWatches.isEmpty
         if watched { writingThread.withLock { $0 = (ObjectIdentifier(Thread.current), name) } }
-        // One form of a name at a time (Linux: see `DomainSaver.otherForms`).
-        // A name has other forms only with a non-ASCII character.
-        if let saver, !asciiName, name.utf8.withContiguousStorageIfAvailable({ $0.contains { $0 >= 0x80 } }) ?? true {
+        // One form of a name at a time (Linux: see `DomainSaver.otherForms`, which tells an ASCII name at
+        // once; a key's write knows it already).
+        if let saver, !asciiName {
             for other in saver.otherForms(of: name) { storage.removeObject(forKey: other) }
         }
         if let object {
@@ -715,13 +717,6 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
         if let stored = storedValues() { return stored[name] }
         return propertyListsEqual(object, record?.defaultObject) ? nil : object
     }
-}
-
-/// Whether two keys give a name the same default.
-private func agree(_ first: some AnyTypedKey, _ second: some AnyTypedKey) -> Bool {
-    defaultsAgree(
-        computed: first.hasComputedDefault, first.defaultObject, computed: second.hasComputedDefault,
-        second.defaultObject)
 }
 
 /// A name bound in a storage, as a read or write through a key finds it.

@@ -51,15 +51,17 @@ struct CloudEntry {
     /// entry whose time is not a plausible one (see `SyncStamp.plausibleTime`): a forged `NaN`, infinity
     /// or far-future time would otherwise win over every honest change, or stop them converging.
     init(cloudObject: Any, now: Double) {
-        if let entry = cloudObject as? [String: Any], (entry[Self.marker] as? Int) == 1,
-            let time = SyncStamp.plausibleTime(entry[Self.timeKey], now: now),
+        let oldest = SyncStamp(time: 0, device: "")
+        guard let entry = cloudObject as? [String: Any], (entry[Self.marker] as? Int) == 1 else {
+            self.init(stamp: oldest, object: cloudObject)
+            return
+        }
+        if let time = SyncStamp.plausibleTime(entry[Self.timeKey], now: now),
             let device = entry[Self.deviceKey] as? String
         {
             self.init(stamp: SyncStamp(time: time, device: device), object: entry[Self.valueKey])
-        } else if let entry = cloudObject as? [String: Any], (entry[Self.marker] as? Int) == 1 {
-            self.init(stamp: SyncStamp(time: 0, device: ""), object: entry[Self.valueKey])
         } else {
-            self.init(stamp: SyncStamp(time: 0, device: ""), object: cloudObject)
+            self.init(stamp: oldest, object: entry[Self.valueKey])
         }
     }
 
@@ -317,7 +319,7 @@ final class CloudSync: @unchecked Sendable {
             total += 6
             switch next {
             case let text as String:
-                total += text.utf8.allSatisfy { $0 < 0x80 } ? text.utf8.count : 2 * text.utf16.count
+                total += isASCII(text) ? text.utf8.count : 2 * text.utf16.count
             case let data as Data: total += data.count
             case let array as [Any]: pending += array
             case let dictionary as [String: Any]:

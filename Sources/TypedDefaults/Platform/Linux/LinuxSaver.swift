@@ -269,7 +269,7 @@
         }
 
         func otherForms(of name: String) -> [String] {
-            guard name.utf8.contains(where: { $0 >= 0x80 }) else { return [] }
+            guard !isASCII(name) else { return [] }
             var forms: [String] = []
             for form in [name.precomposedStringWithCanonicalMapping, name.decomposedStringWithCanonicalMapping]
             where !form.utf8.elementsEqual(name.utf8) && !forms.contains(where: { $0.utf8.elementsEqual(form.utf8) }) {
@@ -283,7 +283,7 @@
         /// others there; the file follows, so that what a name reads in this process is what the next
         /// launch reads. Only a name with a non-ASCII character has other forms.
         private static func removeOtherForms(of name: ExactText, from contents: inout [ExactText: Any]) {
-            guard name.text.utf8.contains(where: { $0 >= 0x80 }) else { return }
+            guard !isASCII(name.text) else { return }
             for other in contents.keys where other.text == name.text && other != name {
                 contents[other] = nil
             }
