@@ -27,3 +27,13 @@ extension DynamicProperty {
         fatalError("a stand-in for type-checking: never run")
     }
 }
+
+import Combine
+
+@propertyWrapper @frozen public struct ObservedObject<ObjectType: ObservableObject>: DynamicProperty {
+    public init(wrappedValue: ObjectType) {
+        self.wrappedValue = wrappedValue
+    }
+
+    public var wrappedValue: ObjectType
+}

@@ -270,34 +270,46 @@ extension DefaultsStore {
     ///     and the loop's start.
     public func updates<Value>(_ key: UserDefaultTypedKey<Value>, initial: Bool = true) -> AsyncStream<Value> {
         AsyncStream { continuation in
-            // The first value is read after subscribing, in the storage's order of changes: a change
-            // numbered up to that read is in the first value and is not sent again; later ones are sent,
-            // those that arrive before the first value is sent held back until it is.
-            let state = Locked<(firstSequence: UInt64?, held: [(sequence: UInt64, value: Value)])>((nil, []))
-            // In commit order: two writers' deliveries can cross once the write order is released.
-            let observer = addObserver(of: key, inCommitOrder: true) { change, sequence in
-                let sendNow = state.withLock { state in
-                    guard let first = state.firstSequence else {
-                        state.held.append((sequence, change.newValue))
-                        return false
-                    }
-                    return sequence > first
-                }
-                if sendNow { continuation.yield(change.newValue) }
-            }
-            let token = ObservationToken(observers: [observer], context: context)
-            let current = context.currentObject(forName: storedName(key))
-            state.withLock { state in
-                if initial { continuation.yield(Self.value(of: key, from: current.object)) }
-                for change in state.held where change.sequence > current.sequence {
-                    continuation.yield(change.value)
-                }
-                state = (current.sequence, [])
-            }
+            let token = feed(of: key, initial: initial, enqueue: { continuation.yield($0) }, drain: {})
             // Not `cancel()`: the stream may end while a writer is yielding into it (see
             // `cancelWithoutWaiting`).
             continuation.onTermination = { _ in token.cancelWithoutWaiting() }
         }
+    }
+
+    /// `key`'s value (with `initial`), then its value after each change, in the storage's order of
+    /// changes: what `updates` and the Combine publisher hand out. `enqueue` may be called with a lock
+    /// held, so it must only queue the value; `drain` follows with no lock held, to hand queued values
+    /// over.
+    package func feed<Value>(
+        of key: UserDefaultTypedKey<Value>, initial: Bool,
+        enqueue: @escaping @Sendable (Value) -> Void, drain: @escaping @Sendable () -> Void
+    ) -> ObservationToken {
+        // The first value is read after subscribing: a change numbered up to that read is in the first
+        // value and is not sent again; later ones are sent, those that arrive before the first value is
+        // sent held back until it is.
+        let state = Locked<(firstSequence: UInt64?, held: [(sequence: UInt64, value: Value)])>((nil, []))
+        // In commit order: two writers' deliveries can cross once the write order is released.
+        let observer = addObserver(of: key, inCommitOrder: true) { change, sequence in
+            state.withLock { state in
+                guard let first = state.firstSequence else {
+                    return state.held.append((sequence, change.newValue))
+                }
+                if sequence > first { enqueue(change.newValue) }
+            }
+            drain()
+        }
+        let token = ObservationToken(observers: [observer], context: context)
+        let current = context.currentObject(forName: storedName(key))
+        state.withLock { state in
+            if initial { enqueue(Self.value(of: key, from: current.object)) }
+            for change in state.held where change.sequence > current.sequence {
+                enqueue(change.value)
+            }
+            state = (current.sequence, [])
+        }
+        drain()
+        return token
     }
 }
 

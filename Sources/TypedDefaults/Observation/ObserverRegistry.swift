@@ -74,9 +74,9 @@ final class Observer: @unchecked Sendable {
     /// Callbacks running now, by thread, so a callback that cancels its own token does not wait for itself.
     private var runningCallbacks: [ObjectIdentifier: Int] = [:]
 
-    /// With `inCommitOrder`, changes reach `callback` in the order they were committed, each from
-    /// whichever writer's thread delivers it; `callback` then runs with a lock held, so it must neither
-    /// block nor call the library (yielding into an `AsyncStream` is what it is for).
+    /// With `inCommitOrder`, changes reach `callback` one at a time, in the order they were committed,
+    /// each on whichever writer's thread completes the order; no lock is held while it runs, so it may
+    /// call the library (a write it makes is delivered after it returns).
     init(
         name: String, registry: ObserverRegistry, inCommitOrder: Bool = false,
         callback: @escaping @Sendable (ObjectChange) -> Void
@@ -97,12 +97,26 @@ final class Observer: @unchecked Sendable {
     /// before it is delivered (those held back are delivered by the thread whose change completes them).
     func deliver(_ change: ObjectChange) {
         guard let order else { return deliverNow(change) }
-        order.withLock { order in
+        // One thread at a time hands the ready changes over, outside the lock; a thread that finds
+        // another one doing it leaves its change to that one.
+        var isDeliverer = order.withLock { order in
             order.arrived[change.sequence] = change
             while let next = order.expected.first, let ready = order.arrived.removeValue(forKey: next) {
                 order.expected.removeFirst()
-                deliverNow(ready)
+                order.ready.append(ready)
             }
+            guard !order.isDelivering, !order.ready.isEmpty else { return false }
+            order.isDelivering = true
+            return true
+        }
+        while isDeliverer {
+            let batch = order.withLock { order in
+                defer { order.ready = [] }
+                if order.ready.isEmpty { order.isDelivering = false }
+                return order.ready
+            }
+            for ready in batch { deliverNow(ready) }
+            isDeliverer = !batch.isEmpty
         }
     }
 
@@ -155,6 +169,9 @@ struct DeliveryOrder {
     /// Increasing: appended under the storage's write order.
     var expected: [UInt64] = []
     var arrived: [UInt64: ObjectChange] = [:]
+    /// In commit order, for the thread that is delivering (`isDelivering`) to hand over.
+    var ready: [ObjectChange] = []
+    var isDelivering = false
 }
 
 /// The observers of one storage, by stored name.

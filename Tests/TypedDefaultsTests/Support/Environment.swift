@@ -43,8 +43,8 @@ struct TimedOut: Error, CustomStringConvertible {
 
 /// Polls `condition` until it holds; throws past `waitLimit`.
 func waitUntil(
-    _ what: String = "a condition", sourceLocation: SourceLocation = #_sourceLocation,
-    _ condition: () throws -> Bool
+    _ what: String = "a condition", isolation: isolated (any Actor)? = #isolation,
+    sourceLocation: SourceLocation = #_sourceLocation, _ condition: () throws -> Bool
 ) async throws {
     let deadline = Date(timeIntervalSinceNow: waitLimit)
     while try !condition() {

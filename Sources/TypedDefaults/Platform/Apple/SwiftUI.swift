@@ -41,3 +41,63 @@
         }
     }
 #endif
+
+#if canImport(SwiftUI) && canImport(Combine)
+    import Combine
+
+    /// A stored setting as a view's property, on every system SwiftUI runs on: the view redraws when the
+    /// value changes from anywhere, and `$property` is the `Binding` a control takes.
+    ///
+    /// ```swift
+    /// struct SettingsView: View {
+    ///     @UserDefaultState(.showAvatars) var showAvatars
+    ///     var body: some View { Toggle("Avatars", isOn: $showAvatars) }
+    /// }
+    /// ```
+    /// From iOS 17, macOS 14, tvOS 17 and watchOS 10, `@UserDefault` does the same through Observation
+    /// (with `$property.binding`); this wrapper is for apps that also run on earlier systems, where
+    /// `@AppStorage` or Defaults' `@Default` did it. It redraws through SwiftUI's own storage for an
+    /// observed object, which SwiftUI keeps with the view.
+    @propertyWrapper
+    public struct UserDefaultState<Value: UserDefaultConvertible>: DynamicProperty, @unchecked Sendable {
+        // @unchecked: the one part that is not `Sendable`, the object that tells SwiftUI to redraw, is
+        // used only by SwiftUI on the main actor and by the main-actor watch in `update()`.
+        @ObservedObject private var redraw = RedrawSignal()
+        /// The key the property reads and writes.
+        public let key: UserDefaultTypedKey<Value>
+        /// The store the property reads and writes.
+        public let store: DefaultsStore
+
+        /// A view property for `key` in `store` (the app-wide store unless you give one).
+        public init(_ key: UserDefaultTypedKey<Value>, store: DefaultsStore = Defaults) {
+            self.key = key
+            self.store = store
+        }
+
+        /// The stored value; setting it writes the store.
+        public var wrappedValue: Value {
+            get { store[key] }
+            nonmutating set { store[key] = newValue }
+        }
+
+        /// The value as a `Binding`, for a control.
+        public var projectedValue: Binding<Value> {
+            let store = store
+            let key = key
+            return Binding(get: { store[key] }, set: { store[key] = $0 })
+        }
+
+        /// SwiftUI calls this before each update of the view: the first call starts watching the key.
+        public func update() {
+            let signal = redraw.objectWillChange
+            redraw.watch.start(key, in: store) { signal.send() }
+        }
+    }
+
+    /// What redraws a view that holds a ``UserDefaultState``: SwiftUI redraws it when this object says it
+    /// will change, which `watch` makes it say after each change of the key.
+    private final class RedrawSignal: ObservableObject {
+        let objectWillChange = ObservableObjectPublisher()
+        let watch = MainActorWatch()
+    }
+#endif

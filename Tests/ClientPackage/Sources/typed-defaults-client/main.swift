@@ -3,6 +3,13 @@ import Foundation
 import Observation
 import TypedDefaults
 
+#if canImport(Combine)
+    import Combine
+#endif
+#if canImport(SwiftUI)
+    import SwiftUI
+#endif
+
 var failures: [String] = []
 @MainActor
 func check(_ condition: Bool, _ claim: String, line: Int = #line) {
@@ -431,6 +438,27 @@ check(group.storage.object(forKey: "wallet") is Data && group[wallet] == Wallet(
 let forumTheme = UserDefaultKeyFamily<Theme>("forumTheme-", defaultValue: { _ in .system })
 group[forumTheme["swift"]] = .dark
 check(forumTheme.members(in: group) == ["swift"] && group[forumTheme["other"]] == .system, "a key family")
+
+// Combine and SwiftUI on every system the package claims: a publisher as Foil's `$x`, and a view
+// property that redraws without Observation (compiled here; the view is not shown by a command line).
+#if canImport(Combine)
+    final class Published { var values: [Int] = [] }
+    let published = Published()
+    let subscription = group.publisher(.launchCount).dropFirst().sink { published.values.append($0) }
+    group[.launchCount] = 41
+    check(published.values == [41], "a publisher delivers a change inside the write")
+    subscription.cancel()
+    let wrapped = UserDefault(.launchCount, store: group)
+    let initial = wrapped.publisher.sink { published.values.append($0) }
+    check(published.values == [41, 41], "a wrapper's publisher starts with the current value")
+    initial.cancel()
+#endif
+#if canImport(SwiftUI)
+    struct AvatarsToggle: View {
+        @UserDefaultState(.theme) var theme
+        var body: some View { Text(theme.rawValue) }
+    }
+#endif
 
 // Leave the standard domain as it was found.
 for key in [UserDefaultTypedKeys.launchCount] { Defaults.remove(key) }

@@ -1,0 +1,173 @@
+import Foundation
+import Testing
+import TypedDefaults
+
+/// A Combine subscriber as the Apple-only adapter (Platform/Apple/Combine.swift) wires one: the
+/// store's feed of a key's values into a `DemandFeed`, which calls `receive`. Records what it got and
+/// whether two calls ever overlapped.
+private final class RecordingSubscriber: Sendable {
+    private let state = Guarded<(values: [Int], running: Int, overlapped: Bool)>(([], 0, false))
+    let feed: DemandFeed<Int>
+    let token: ObservationToken
+
+    init(store: DefaultsStore, initial: Bool = true, wants: Int, onValue: @escaping @Sendable (Int) -> Void = { _ in }) {
+        let state = state
+        let feed = DemandFeed<Int> { value in
+            state.withLock { state in
+                state.running += 1
+                if state.running > 1 { state.overlapped = true }
+            }
+            onValue(value)
+            state.withLock { state in
+                state.values.append(value)
+                state.running -= 1
+            }
+            return wants
+        }
+        self.feed = feed
+        token = store.feed(of: .launchCount, initial: initial, enqueue: feed.enqueue, drain: feed.drain)
+    }
+
+    var values: [Int] { state.withLock { $0.values } }
+    var overlapped: Bool { state.withLock { $0.overlapped } }
+}
+
+/// A lock-guarded value for the test's own bookkeeping.
+private final class Guarded<State: Sendable>: @unchecked Sendable {
+    // @unchecked: `state` is only reached through `withLock`.
+    private let lock = NSLock()
+    private var state: State
+    init(_ state: State) { self.state = state }
+    func withLock<Result>(_ body: (inout State) -> Result) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&state)
+    }
+}
+
+@Suite("Combine publisher: values and demand, as the Apple adapter feeds them")
+struct PublisherFeedTests {
+    @Test func aSubscriberGetsTheCurrentValueThenEachChangeInsideTheWrite() {
+        withStore(.inMemory) { store in
+            store[.launchCount] = 5
+            let subscriber = RecordingSubscriber(store: store, wants: Int.max)
+            #expect(subscriber.values == [], "nothing before the subscriber asks")
+            subscriber.feed.request(Int.max)
+            #expect(subscriber.values == [5])
+            store[.launchCount] = 6
+            #expect(subscriber.values == [5, 6], "the change reaches the subscriber before the write returns")
+            store.remove(.launchCount)
+            #expect(subscriber.values == [5, 6, 0])
+        }
+    }
+
+    @Test func withoutTheInitialValueOnlyChangesArrive() {
+        withStore(.inMemory) { store in
+            let subscriber = RecordingSubscriber(store: store, initial: false, wants: Int.max)
+            subscriber.feed.request(Int.max)
+            store[.launchCount] = 1
+            #expect(subscriber.values == [1])
+        }
+    }
+
+    @Test func aSubscriberGetsNoMoreThanItAsksForAndThenTheLatestValue() {
+        withStore(.inMemory) { store in
+            let subscriber = RecordingSubscriber(store: store, wants: 0)
+            subscriber.feed.request(1)
+            #expect(subscriber.values == [0])
+            for value in 1...3 { store[.launchCount] = value }
+            #expect(subscriber.values == [0])
+            subscriber.feed.request(1)
+            #expect(subscriber.values == [0, 3], "the latest value waits, not the history")
+            subscriber.feed.request(2)
+            store[.launchCount] = 4
+            store[.launchCount] = 5
+            store[.launchCount] = 6
+            #expect(subscriber.values == [0, 3, 4, 5])
+        }
+    }
+
+    @Test func aSubscriberThatWritesTheKeyItHearsGetsItsOwnWriteNext() throws {
+        try withStore(.inMemory) { store in
+            let subscriber = RecordingSubscriber(store: store, initial: false, wants: Int.max) { value in
+                if value == 1 { store[.launchCount] = 10 }
+            }
+            subscriber.feed.request(Int.max)
+            // A deadlock here would hang the writer: write on a thread of its own and wait with a limit.
+            let done = Guarded(false)
+            Thread.detachNewThread {
+                store[.launchCount] = 1
+                done.withLock { $0 = true }
+            }
+            try #require(pollUntil { done.withLock { $0 } }, "the write never returned")
+            #expect(subscriber.values == [1, 10])
+        }
+    }
+
+    @Test func writersOnFourThreadsReachTheSubscriberInOrderOneAtATime() async throws {
+        try await withSuite { _, store in
+            let subscriber = RecordingSubscriber(store: store, initial: false, wants: Int.max)
+            subscriber.feed.request(Int.max)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<4 {
+                    group.addTask { for _ in 0..<250 { try store.modify(.launchCount) { $0 += 1 } } }
+                }
+                try await group.waitForAll()
+            }
+            #expect(subscriber.values == Array(1...1000))
+            #expect(!subscriber.overlapped)
+        }
+    }
+
+    @Test func aCancelledSubscriptionGetsNothingMore() {
+        withStore(.inMemory) { store in
+            let subscriber = RecordingSubscriber(store: store, initial: false, wants: Int.max)
+            subscriber.feed.request(Int.max)
+            store[.launchCount] = 1
+            subscriber.feed.end()
+            subscriber.token.cancel()
+            store[.launchCount] = 2
+            subscriber.feed.request(1)
+            #expect(subscriber.values == [1])
+        }
+    }
+}
+
+@Suite("SwiftUI before Observation: the main-actor watch that redraws a view")
+@MainActor
+struct MainActorWatchTests {
+    @Test func aWatchStartedOnEveryUpdateCallsOncePerChangeOnTheMainActor() async throws {
+        try await withSuite { _, store in
+            let watch = MainActorWatch()
+            var calls = 0
+            for _ in 0..<3 {
+                watch.start(.launchCount, in: store) {
+                    MainActor.preconditionIsolated("the watch ran off the main actor")
+                    calls += 1
+                }
+            }
+            await Task.detached { store[.launchCount] = 1 }.value
+            try await waitUntil("the first change") { calls >= 1 }
+            await Task.detached { store[.launchCount] = 2 }.value
+            try await waitUntil("the second change") { calls >= 2 }
+            // A third call would come in the same turn as the second if the watch had started twice.
+            await Task.yield()
+            #expect(calls == 2)
+        }
+    }
+
+    @Test func aReleasedWatchCallsNoMore() async throws {
+        try await withSuite { _, store in
+            var released: MainActorWatch? = MainActorWatch()
+            let control = MainActorWatch()
+            var releasedCalls = 0
+            var controlCalls = 0
+            released?.start(.launchCount, in: store) { releasedCalls += 1 }
+            control.start(.launchCount, in: store) { controlCalls += 1 }
+            released = nil
+            await Task.detached { store[.launchCount] = 1 }.value
+            try await waitUntil("the control's call") { controlCalls == 1 }
+            #expect(releasedCalls == 0)
+        }
+    }
+}
