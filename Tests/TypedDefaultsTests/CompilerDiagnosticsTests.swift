@@ -101,6 +101,56 @@ private let mistakes: [Mistake] = [
     Mistake(
         code: "func b8() -> String { UserDefaultTypedKeys.maxItems.key }",
         message: "'key' has been renamed to 'name': TypedDefaults calls a key's name name"),
+    Mistake(
+        code: "extension DefaultsKeys { static let b9 = UserDefaultTypedKey<Int>(\"b9\", defaultValue: 0) }",
+        message:
+            "'DefaultsKeys' has been renamed to 'UserDefaultTypedKeys': TypedDefaults' keys are static members of UserDefaultTypedKeys"
+    ),
+    Mistake(
+        code: "enum B10: String, DefaultsSerializable { case a }",
+        message:
+            "'DefaultsSerializable' has been renamed to 'UserDefaultConvertible': TypedDefaults' storable types conform to UserDefaultConvertible"
+    ),
+    Mistake(
+        code: "func b11() { _ = Defaults.observe(\\.maxItems) { _ in } }",
+        message:
+            "'observe' is unavailable: TypedDefaults observes the key itself, not a key path: observe(.key) { change in ... }"
+    ),
+]
+
+/// A peer's spelling the library cannot answer with a declaration of its own: the compiler's message,
+/// quoted or paraphrased in the guide's table beside our spelling.
+struct GuideRow: CustomTestStringConvertible, Sendable {
+    let code: String
+    /// Part of what the compiler says on the snippet's line (error or warning).
+    let compilerSays: String
+    /// The cell of Coming From Other Libraries' table that answers it.
+    let guideSays: String
+    var testDescription: String { code }
+}
+
+private let guideRows: [GuideRow] = [
+    GuideRow(
+        code: "func c1(token: Defaults.Observation) { _ = token }",
+        compilerSays: "cannot find type 'Defaults' in scope",
+        guideSays: "| `Defaults.Observation` (a token's type) | ``ObservationToken``"),
+    GuideRow(
+        code: "extension Defaults.Keys { static let c2 = UserDefaultTypedKey<Int>(\"c2\", defaultValue: 0) }",
+        compilerSays: "cannot find type 'Defaults' in scope",
+        guideSays: "| `Defaults.Keys`, `DefaultsKeys` | `UserDefaultTypedKeys` |"),
+    GuideRow(
+        code: "enum C3: String, Defaults.Serializable { case a }",
+        compilerSays: "cannot find type 'Defaults' in scope",
+        guideSays: "| `Defaults.Serializable`, `DefaultsSerializable` | ``UserDefaultConvertible`` |"),
+    GuideRow(
+        code: "func c4() { _ = Defaults.observe(.maxItems) { change in print(change.newValue ?? 0) } }",
+        compilerSays: "left side of nil coalescing operator '??' has non-optional type 'Int'",
+        guideSays: "| `change.newValue ?? false` | `change.newValue`"),
+    GuideRow(
+        code: "final class C5 { @UserDefault(.maxItems) static var maxItems: Int }",
+        compilerSays: "is not concurrency-safe",
+        guideSays: "(\"static property … is not concurrency-safe\") | a struct with `static let shared`, or a `@MainActor` class |"
+    ),
 ]
 
 /// Correct code, including each shape Getting Started recommends: none of it may pick an unavailable
@@ -201,6 +251,23 @@ struct CompilerDiagnosticsTests {
         #expect(errors == [mistake.message])
     }
 
+    @Test("each peer spelling the compiler cannot answer is in the guide with what it says", arguments: guideRows)
+    func guideAnswersWhatTheCompilerCannot(_ row: GuideRow) throws {
+        let result = try Self.guideRowsCompiled.get()
+        let line = try #require(guideRows.firstIndex { $0.code == row.code }) + 2
+        let diagnostics = result.diagnostics(onLine: line)
+        #expect(diagnostics.contains { $0.contains(row.compilerSays) }, "\(diagnostics)")
+        let guide = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("Docs/TypedDefaults.docc/ComingFromOtherLibraries.md"),
+            encoding: .utf8)
+        #expect(guide.contains(row.guideSays))
+    }
+
+    private static let guideRowsCompiled = Result {
+        try Compilation(files: [prelude, (["import TypedDefaults"] + guideRows.map(\.code)).joined(separator: "\n")])
+    }
+
     @Test func recommendedShapesCompile() throws {
         let result = try Compilation(files: [prelude, correctCode])
         #expect(result.status == 0, "\(result.output)")
@@ -247,12 +314,23 @@ private struct Compilation {
 
     /// The messages of the errors reported on `line` of the last file.
     func errors(onLine line: Int) -> [String] {
+        messages(onLine: line, kinds: [": error: "])
+    }
+
+    /// The messages of the errors and warnings reported on `line` of the last file.
+    func diagnostics(onLine line: Int) -> [String] {
+        messages(onLine: line, kinds: [": error: ", ": warning: "])
+    }
+
+    private func messages(onLine line: Int, kinds: [String]) -> [String] {
         output.split(separator: "\n").compactMap { diagnostic in
             guard let range = diagnostic.range(of: ":\(line):"),
                 diagnostic[..<range.lowerBound].hasSuffix("/" + lastFile),
-                let error = diagnostic.range(of: ": error: ", range: range.upperBound..<diagnostic.endIndex)
+                let kind = kinds.lazy.compactMap({
+                    diagnostic.range(of: $0, range: range.upperBound..<diagnostic.endIndex)
+                }).first
             else { return nil }
-            return String(diagnostic[error.upperBound...])
+            return String(diagnostic[kind.upperBound...])
         }
     }
 

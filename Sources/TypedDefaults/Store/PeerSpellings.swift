@@ -44,6 +44,17 @@ extension DefaultsStore {
     }
 }
 
+extension DefaultsStore {
+    /// Unavailable: SwiftyUserDefaults' `observe(\.key)`, which took a key path.
+    @available(*, unavailable, message: "TypedDefaults observes the key itself, not a key path: observe(.key) { change in ... }")
+    public func observe<Value>(
+        _ keyPath: KeyPath<UserDefaultTypedKeys.Type, UserDefaultTypedKey<Value>>,
+        _ onChange: @escaping @Sendable (DefaultsChange<Value>) -> Void
+    ) -> ObservationToken {
+        fatalError("unavailable")
+    }
+}
+
 /// Unavailable: sindresorhus/Defaults' observation options; TypedDefaults has `initial:`.
 @available(*, unavailable, message: "TypedDefaults has observe(.key, initial: true) instead of options")
 public struct ObservationOptions: OptionSet, Sendable {
@@ -52,6 +63,14 @@ public struct ObservationOptions: OptionSet, Sendable {
     public static let initial = ObservationOptions(rawValue: 1)
     public static let prior = ObservationOptions(rawValue: 2)
 }
+
+/// Unavailable: SwiftyUserDefaults' type that holds the keys.
+@available(*, unavailable, renamed: "UserDefaultTypedKeys", message: "TypedDefaults' keys are static members of UserDefaultTypedKeys")
+public typealias DefaultsKeys = UserDefaultTypedKeys
+
+/// Unavailable: SwiftyUserDefaults' protocol of storable types.
+@available(*, unavailable, renamed: "UserDefaultConvertible", message: "TypedDefaults' storable types conform to UserDefaultConvertible")
+public typealias DefaultsSerializable = UserDefaultConvertible
 
 /// Unavailable: SwiftyUserDefaults' observation token.
 @available(*, unavailable, renamed: "ObservationToken", message: "TypedDefaults' observe returns an ObservationToken")
