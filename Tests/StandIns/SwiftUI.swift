@@ -5,6 +5,8 @@
 // compiler here too. It is not SwiftUI: the macOS and simulator jobs of the hosted workflow are the
 // real check.
 
+import Combine
+
 @MainActor @preconcurrency public protocol DynamicProperty {
     mutating func update()
 }
@@ -27,8 +29,6 @@ extension DynamicProperty {
         fatalError("a stand-in for type-checking: never run")
     }
 }
-
-import Combine
 
 @propertyWrapper @frozen public struct ObservedObject<ObjectType: ObservableObject>: DynamicProperty {
     public init(wrappedValue: ObjectType) {

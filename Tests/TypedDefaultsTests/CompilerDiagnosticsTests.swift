@@ -149,7 +149,8 @@ private let guideRows: [GuideRow] = [
     GuideRow(
         code: "final class C5 { @UserDefault(.maxItems) static var maxItems: Int }",
         compilerSays: "is not concurrency-safe",
-        guideSays: "(\"static property … is not concurrency-safe\") | a struct with `static let shared`, or a `@MainActor` class |"
+        guideSays:
+            "(\"static property … is not concurrency-safe\") | a struct with `static let shared`, or a `@MainActor` class |"
     ),
 ]
 
@@ -259,7 +260,8 @@ struct CompilerDiagnosticsTests {
         #expect(diagnostics.contains { $0.contains(row.compilerSays) }, "\(diagnostics)")
         let guide = try String(
             contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().appendingPathComponent("Docs/TypedDefaults.docc/ComingFromOtherLibraries.md"),
+                .deletingLastPathComponent().appendingPathComponent(
+                    "Docs/TypedDefaults.docc/ComingFromOtherLibraries.md"),
             encoding: .utf8)
         #expect(guide.contains(row.guideSays))
     }

@@ -10,7 +10,8 @@ private final class RecordingSubscriber: Sendable {
     let feed: DemandFeed<Int>
     let token: ObservationToken
 
-    init(store: DefaultsStore, initial: Bool = true, wants: Int, onValue: @escaping @Sendable (Int) -> Void = { _ in }) {
+    init(store: DefaultsStore, initial: Bool = true, wants: Int, onValue: @escaping @Sendable (Int) -> Void = { _ in })
+    {
         let state = state
         let feed = DemandFeed<Int> { value in
             state.withLock { state in

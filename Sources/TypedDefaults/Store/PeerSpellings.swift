@@ -46,7 +46,10 @@ extension DefaultsStore {
 
 extension DefaultsStore {
     /// Unavailable: SwiftyUserDefaults' `observe(\.key)`, which took a key path.
-    @available(*, unavailable, message: "TypedDefaults observes the key itself, not a key path: observe(.key) { change in ... }")
+    @available(
+        *, unavailable,
+        message: "TypedDefaults observes the key itself, not a key path: observe(.key) { change in ... }"
+    )
     public func observe<Value>(
         _ keyPath: KeyPath<UserDefaultTypedKeys.Type, UserDefaultTypedKey<Value>>,
         _ onChange: @escaping @Sendable (DefaultsChange<Value>) -> Void
@@ -65,11 +68,17 @@ public struct ObservationOptions: OptionSet, Sendable {
 }
 
 /// Unavailable: SwiftyUserDefaults' type that holds the keys.
-@available(*, unavailable, renamed: "UserDefaultTypedKeys", message: "TypedDefaults' keys are static members of UserDefaultTypedKeys")
+@available(
+    *, unavailable, renamed: "UserDefaultTypedKeys",
+    message: "TypedDefaults' keys are static members of UserDefaultTypedKeys"
+)
 public typealias DefaultsKeys = UserDefaultTypedKeys
 
 /// Unavailable: SwiftyUserDefaults' protocol of storable types.
-@available(*, unavailable, renamed: "UserDefaultConvertible", message: "TypedDefaults' storable types conform to UserDefaultConvertible")
+@available(
+    *, unavailable, renamed: "UserDefaultConvertible",
+    message: "TypedDefaults' storable types conform to UserDefaultConvertible"
+)
 public typealias DefaultsSerializable = UserDefaultConvertible
 
 /// Unavailable: SwiftyUserDefaults' observation token.

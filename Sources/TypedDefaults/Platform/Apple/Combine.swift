@@ -16,7 +16,9 @@
         /// - Parameters:
         ///   - key: The key to publish.
         ///   - initial: `false` leaves out the current value: only values after changes are published.
-        public func publisher<Value>(_ key: UserDefaultTypedKey<Value>, initial: Bool = true) -> DefaultsPublisher<Value> {
+        public func publisher<Value>(_ key: UserDefaultTypedKey<Value>, initial: Bool = true) -> DefaultsPublisher<
+            Value
+        > {
             DefaultsPublisher(store: self, key: key, initial: initial)
         }
     }
