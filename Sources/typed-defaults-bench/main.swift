@@ -92,12 +92,22 @@ func compare(
 
 // MARK: Instruction counts (Instructions.swift)
 
-if CommandLine.arguments.count == 6, CommandLine.arguments[1] == "--instruction-case",
-    let operations = Int(CommandLine.arguments[4]), let keys = Int(CommandLine.arguments[5])
+if (6...7).contains(CommandLine.arguments.count), CommandLine.arguments[1] == "--instruction-case",
+    let operations = Int(CommandLine.arguments[4]), let keys = Int(CommandLine.arguments[5]),
+    let fill = Fill(rawValue: CommandLine.arguments.count == 7 ? CommandLine.arguments[6] : "set")
 {
-    runInstructionCase(CommandLine.arguments[2], side: CommandLine.arguments[3], operations: operations, keys: keys)
+    runInstructionCase(
+        CommandLine.arguments[2], side: CommandLine.arguments[3], operations: operations, keys: keys, fill: fill)
     exit(0)
 }
+if CommandLine.arguments.contains("--scaling") {
+    let svg = CommandLine.arguments.firstIndex(of: "--svg").flatMap {
+        CommandLine.arguments.indices.contains($0 + 1) ? CommandLine.arguments[$0 + 1] : nil
+    }
+    runScaling(svgPath: svg)
+    exit(0)
+}
+
 if CommandLine.arguments.contains("--instructions") {
     exit(runInstructionGate(check: CommandLine.arguments.contains("--check")) ? 0 : 1)
 }

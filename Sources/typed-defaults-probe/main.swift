@@ -34,7 +34,8 @@
 //                                                       from one declaration, a default closure), print them
 //   typed-defaults-probe watch SUITE                    read and observe "count"; print "ready", then for each
 //                                                       line "check" print what every read path and the
-//                                                       observers saw; "write N" writes N; "quit" ends
+//                                                       observers saw; "write N" writes N; "remove" removes
+//                                                       it; "quit" ends
 //   typed-defaults-probe no-inotify SUITE               take every inotify instance, then read "count"
 //   typed-defaults-probe exit-in-modify SUITE           write the fixture values, then call exit(0) inside
 //                                                       a modify transform
@@ -381,6 +382,9 @@ case "watch":
         if line.hasPrefix("write ") {
             store[Fixture.count] = Int(line.dropFirst(6)) ?? -1
             say("wrote")
+        } else if line == "remove" {
+            store.remove(Fixture.count)
+            say("removed")
         } else {
             let snapshot = store.snapshot()["count"].map { "\($0)" } ?? "none"
             say(

@@ -172,6 +172,29 @@ struct CoherenceTests {
             }
         }
 
+        /// `hasKey` of a value equal to the key's default, which reads cannot tell from the default: on
+        /// Linux it is answered from what the library knows the file holds, without a copy of the domain.
+        @Test func aDefaultEqualValueAnotherProcessSavedCountsAsStored() throws {
+            try withProcessSuite { suite in
+                let reader = try ProbeProcess(["watch", suite])
+                let writer = try ProbeProcess(["watch", suite])
+                #expect(reader.waitForLine("ready") && writer.waitForLine("ready"))
+                #expect(Seen(try reader.ask("check"))?.reads == "read=0 wrapper=0 hasKey=false snapshot=none")
+                #expect(try writer.ask("write 0") == "wrote")
+                let seen = check(reader) { $0.reads == "read=0 wrapper=0 hasKey=true snapshot=0" }
+                #expect(seen?.reads == "read=0 wrapper=0 hasKey=true snapshot=0")
+                #expect(try writer.ask("write 5") == "wrote")
+                _ = check(reader) { $0.reads.hasPrefix("read=5") }
+                #expect(try writer.ask("remove") == "removed")
+                let removed = check(reader) { $0.reads == "read=0 wrapper=0 hasKey=false snapshot=none" }
+                #expect(removed?.reads == "read=0 wrapper=0 hasKey=false snapshot=none")
+                for probe in [reader, writer] {
+                    try probe.send("quit")
+                    #expect(probe.finish().status == 0)
+                }
+            }
+        }
+
         @Test func aTrackedReadHearsOfAValueAnotherProcessSaved() throws {
             try withProcessSuite { suite in
                 let store = try #require(DefaultsStore(suiteName: suite))

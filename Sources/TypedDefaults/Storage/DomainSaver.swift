@@ -32,6 +32,17 @@ protocol DomainSaver: AnyObject, Sendable {
     func removeFile()
     /// The domain's values as this process holds them, saved or not, or nil when they cannot be listed.
     func storedValues() -> [String: Any]?
+    /// What is stored under `name` as the saver knows it, without listing the domain: this process's
+    /// unsaved write of it, else what the file held when this process last read or wrote it.
+    func knownObject(forName name: String) -> KnownObject
+}
+
+/// What a saver knows is stored under a name.
+enum KnownObject {
+    case stored(Any)
+    case absent
+    /// It cannot tell: a name with other forms (composed, decomposed), or a domain it does not save.
+    case unknown
 }
 
 /// The storage context as its saver sees it: where values another process saved are put into the

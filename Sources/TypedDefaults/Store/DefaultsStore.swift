@@ -176,8 +176,10 @@ public final class DefaultsStore: Sendable {
     /// Whether a value is stored for `key`. Registered defaults and launch arguments do not count.
     ///
     /// Costs about one read when nothing is stored, when the key's default is `nil`, or when the stored
-    /// value differs from the default; a stored value equal to the default, or a name passed as a launch
-    /// argument, costs a listing of the storage (for `UserDefaults`, a copy of the domain).
+    /// value differs from the default. A stored value equal to the default, or a name passed as a launch
+    /// argument, costs about one read too on Linux, where the library knows what it saved and what the
+    /// suite's file held (a name with non-ASCII characters excepted), and a listing of the storage
+    /// elsewhere (for `UserDefaults`, a copy of the domain).
     public func hasKey<Value>(_ key: UserDefaultTypedKey<Value>) -> Bool {
         !key.isNameless && context.storedObject(forName: storedName(key)) != nil
     }

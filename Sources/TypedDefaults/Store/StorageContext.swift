@@ -440,8 +440,10 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
                 }
                 deferred[ExactText(name)] = nil
             }
-            // Already so here (Foundation read it, or this process wrote it): nothing to bring in.
-            if sameStoredObject(oldObject, object) { continue }
+            // Already so here (Foundation read it, or this process wrote it): nothing to bring in. What
+            // reads as the registered default may be the default alone: a value equal to it is set, so
+            // that listings hold it.
+            if sameStoredObject(oldObject, object), !isRegisteredDefault(oldObject, forName: name) { continue }
             written.append((name, oldObject))
             store(object, forName: name)
         }
@@ -453,6 +455,12 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
             commits.append(numberedChange(of: name, from: oldObject, to: newObject))
         }
         return commits
+    }
+
+    /// Whether `object` is the default the library registered for `name`.
+    private func isRegisteredDefault(_ object: Any?, forName name: String) -> Bool {
+        guard let object, let record = keyRecords.withLock({ $0[name] }) else { return false }
+        return propertyListsEqual(object, record.defaultObject)
     }
 
     /// A change the library did not make through `commit` (another process's save, a report of another
@@ -713,6 +721,20 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
         let record = keyRecords.withLock { $0[name] }
         if !LaunchArguments.names.contains(name), let record {
             if record.defaultObject == nil || !propertyListsEqual(object, record.defaultObject) { return object }
+        }
+        // On Linux the saver knows what this process saved and what the file held: its answer stands when
+        // it explains what was read (a plain-API write in this process, never saved, can make it not).
+        if let saver {
+            bringInDeferred(only: name)
+            switch saver.knownObject(forName: name) {
+            case .stored(let stored) where propertyListsEqual(stored, object):
+                return stored
+            case .absent
+            where LaunchArguments.names.contains(name)
+                || record.map { propertyListsEqual(object, $0.defaultObject) } == true:
+                return nil
+            default: break
+            }
         }
         if let stored = storedValues() { return stored[name] }
         return propertyListsEqual(object, record?.defaultObject) ? nil : object

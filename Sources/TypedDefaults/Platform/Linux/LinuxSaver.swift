@@ -56,7 +56,12 @@
         /// when it is unknown, or there was no file): a save or a look that finds the same version does
         /// not read and parse it again, and what differs from it was saved by someone else.
         /// Also whether Foundation's `synchronize()` wrote that version (`writtenByFoundation`).
-        private var known: (version: FileVersion?, contents: [ExactText: Any], writtenByFoundation: Bool)?
+        private var known: (version: FileVersion?, contents: [ExactText: Any], writtenByFoundation: Bool)? {
+            didSet { if let known { knownContents.withLock { $0 = known.contents } } }
+        }
+        /// The contents of the last `known` there was, for `knownObject(forName:)`, which must not wait
+        /// for a save's file work (`known` is guarded by `saving`).
+        private let knownContents = Locked<[ExactText: Any]?>(nil)
         private var removedStaleTemporaryFiles = false
         private let receiver = Locked<WeakReceiver>(WeakReceiver())
         private let preparing = NSLock()
@@ -136,6 +141,16 @@
             pending.withLock { $0.changes.removeAll() }
         }
 
+        func knownObject(forName name: String) -> KnownObject {
+            guard file != nil, isASCII(name) else { return .unknown }
+            let text = ExactText(name)
+            if let write = pending.withLock({ $0.changes[text] }) {
+                return write.map(KnownObject.stored) ?? .absent
+            }
+            guard let contents = knownContents.withLock({ $0 }) else { return .unknown }
+            return contents[text].map(KnownObject.stored) ?? .absent
+        }
+
         func storedValues() -> [String: Any]? {
             listedDomain.map { defaults.persistentDomain(forName: $0) ?? [:] }
         }
@@ -153,6 +168,7 @@
                 known = nil
                 do {
                     try withFileLock(file) { file.removeFile() }
+                    knownContents.withLock { $0 = [:] }
                 } catch {
                     ErrorReporting.report(reported(error))
                 }
