@@ -83,10 +83,13 @@ private func scalingPlot(
     let plotHeight = height - top - bottom
     let lowest = 4.0  // 10^4
     let highest = 9.0  // 10^9
-    func x(_ index: Int) -> Double { left + plotWidth * Double(index) / Double(scalingSizes.count - 1) }
-    func y(_ value: Double) -> Double {
+    // Coordinates to a tenth of a point: the file stays readable and the same run draws the same file.
+    func x(_ index: Int) -> String {
+        String(format: "%.1f", left + plotWidth * Double(index) / Double(scalingSizes.count - 1))
+    }
+    func y(_ value: Double) -> String {
         let exponent = min(max(log10(max(value, 1)), lowest), highest)
-        return top + plotHeight * (highest - exponent) / (highest - lowest)
+        return String(format: "%.1f", top + plotHeight * (highest - exponent) / (highest - lowest))
     }
     let colors = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"]
     var lines: [String] = [
@@ -97,13 +100,15 @@ private func scalingPlot(
     ]
     for exponent in Int(lowest)...Int(highest) {
         let level = y(pow(10, Double(exponent)))
+        let labelY = String(format: "%.1f", (Double(level) ?? 0) + 4)
         lines.append(
             ##"<line x1="\##(left)" y1="\##(level)" x2="\##(left + plotWidth)" y2="\##(level)" stroke="#ddd"/>"##)
-        lines.append(#"<text x="\#(left - 8)" y="\#(level + 4)" text-anchor="end">10^\#(exponent)</text>"#)
+        lines.append(#"<text x="\#(left - 8)" y="\#(labelY)" text-anchor="end">10^\#(exponent)</text>"#)
     }
     for (index, keys) in scalingSizes.enumerated() {
         lines.append(
-            #"<text x="\#(x(index))" y="\#(top + plotHeight + 20)" text-anchor="middle">\#(grouped(keys)) keys</text>"#)
+            #"<text x="\#(x(index))" y="\#(top + plotHeight + 20)" text-anchor="middle">\#(grouped(keys)) \#(keys == 1 ? "key" : "keys")</text>"#
+        )
     }
     for (number, operation) in scalingOperations.enumerated() {
         let color = colors[number % colors.count]
@@ -126,10 +131,11 @@ private func scalingPlot(
                 + #"stroke="\#(color)" stroke-width="2" stroke-dasharray="6 4"/>"#)
         lines.append(#"<text x="\#(width - right + 56)" y="\#(legend + 20)">plain \#(operation.label)</text>"#)
     }
-    let marker = y(setHere.library)
-    lines.append(##"<circle cx="\##(x(1))" cy="\##(marker)" r="5" fill="none" stroke="#d62728" stroke-width="2"/>"##)
+    let marker = Double(y(setHere.library)) ?? 0
+    let markerX = Double(x(1)) ?? 0
+    lines.append(##"<circle cx="\##(markerX)" cy="\##(marker)" r="5" fill="none" stroke="#d62728" stroke-width="2"/>"##)
     lines.append(
-        #"<text x="\#(x(1) + 10)" y="\#(marker - 8)">write after this process set 1,000 names</text>"#)
+        #"<text x="\#(markerX + 10)" y="\#(marker - 8)">write after this process set 1,000 names</text>"#)
     lines.append("</svg>")
     return lines.joined(separator: "\n") + "\n"
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Observation
 import Testing
-@_spi(CloudSimulation) import TypedDefaults
+import TypedDefaults
 
 private let syncedCount = UserDefaultTypedKey<Int>("syncCount", defaultValue: 0)
 private let syncedName = UserDefaultTypedKey<String?>("syncName")

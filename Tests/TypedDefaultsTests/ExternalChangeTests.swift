@@ -1,7 +1,7 @@
 import Foundation
 import Observation
 import Testing
-@_spi(CloudSimulation) import TypedDefaults
+import TypedDefaults
 
 /// A storage that reports every change of a watched name as key-value observing does on Apple
 /// platforms: synchronously, on the writing thread, inside `set`, the library's own writes included.

@@ -90,7 +90,7 @@ extension PropertyListValue: UserDefaultConvertible {
     /// The deepest nesting of arrays and dictionaries a stored value may have: a suite's file holds
     /// objects 511 levels below its top dictionary at most (the library's reader and Foundation's alike),
     /// and the value sits one level below it.
-    public static let maximumNesting = 500
+    package static let maximumNesting = 500
 
     /// The levels of arrays and dictionaries in the value, counted without recursion; stops counting
     /// past `limit`.

@@ -22,17 +22,4 @@ public protocol UserDefaultConvertible: Sendable {
     /// value, `nil` means it could not be converted (a `Codable` value that fails to encode); the store
     /// then keeps what was stored and reports the failure.
     var userDefaultsObject: Any? { get }
-
-    /// Not for you to implement: whether two defaults are certainly equal, which lets a computed key
-    /// (a key object made on each access) be checked against its name's first key at the cost of `==`
-    /// rather than of comparing property lists. `false` means "cannot tell cheaply".
-    static func _isCertainlySameDefault(_ first: Self, _ second: Self) -> Bool
-}
-
-extension UserDefaultConvertible {
-    public static func _isCertainlySameDefault(_ first: Self, _ second: Self) -> Bool { false }
-}
-
-extension UserDefaultConvertible where Self: Equatable {
-    public static func _isCertainlySameDefault(_ first: Self, _ second: Self) -> Bool { first == second }
 }

@@ -24,6 +24,14 @@ protocol AnyTypedKey: Sendable, CustomStringConvertible {
     var hasComputedDefault: Bool { get }
 }
 
+/// A key whose value type has `==`: another key object's given default is compared with its own by it.
+/// A conformance the runtime looks up once per name, for the name's first key, not at each read of a
+/// key made on each access (a computed `static var`).
+protocol EquatableDefaultKey: AnyObject, Sendable {
+    /// Whether `other` is a key of this value type whose given default is this key's.
+    func hasSameGivenDefault(as other: AnyObject) -> Bool
+}
+
 extension UserDefaultTypedKey: AnyTypedKey {
     var valueType: Any.Type { Value.self }
 }

@@ -9,8 +9,8 @@
 ///
 /// Because ``UserDefaultTypedKey`` inherits from this class, a static key declared here is found by
 /// implicit member lookup wherever a key is expected: `Defaults[.launchCount]`.
-open class UserDefaultTypedKeys: @unchecked Sendable {
-    // No stored state: the class exists to be extended, and only the library subclasses it.
+public class UserDefaultTypedKeys: @unchecked Sendable {
+    // @unchecked: no stored state; only the library subclasses it (the keys and key families).
     init() {}
 
     /// The key as a typed key, without a dynamic cast (which costs more than registering a key).
@@ -63,7 +63,7 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
     }
 
     /// Whether the default is computed at each read (``init(_:default:fileID:line:column:function:)``).
-    public var hasComputedDefault: Bool { makeDefault != nil }
+    package var hasComputedDefault: Bool { makeDefault != nil }
 
     /// Creates a key with a name and a default.
     ///
@@ -142,14 +142,13 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
     }
 }
 
-extension UserDefaultTypedKey {
-    /// Whether `other` is a key of this value type whose given default is certainly this key's (by the
-    /// type's `==` where it has one). Cast to `Self`, whose type the runtime reads from this key: a cast
-    /// to `UserDefaultTypedKey<Value>` in generic code looks the generic type up at each call, which a
-    /// key made on each access (a computed `static var`) paid at every read.
+extension UserDefaultTypedKey: EquatableDefaultKey where Value: Equatable {
+    /// Casts to `Self`, whose type the runtime reads from this key: a cast to `UserDefaultTypedKey<Value>`
+    /// in generic code looks the generic type up at each call, which a key made on each access paid at
+    /// every read.
     func hasSameGivenDefault(as other: AnyObject) -> Bool {
         guard let other = other as? Self else { return false }
-        return Value._isCertainlySameDefault(other.givenDefault, givenDefault)
+        return other.givenDefault == givenDefault
     }
 }
 

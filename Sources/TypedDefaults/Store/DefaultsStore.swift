@@ -281,4 +281,4 @@ public final class DefaultsStore: Sendable {
 /// app chose another at launch with ``DefaultsStore/bootstrap(_:)``; every `@UserDefault` without
 /// `store:` uses it too.
 // swift-format-ignore: AlwaysUseLowerCamelCase
-public var Defaults: DefaultsStore { AppStore.resolved }
+public var Defaults: DefaultsStore { BootstrappedStore.resolved }

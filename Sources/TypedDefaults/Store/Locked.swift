@@ -3,8 +3,7 @@ import Foundation
 /// A value guarded by a lock, which every platform has (an `NSLock`): the library's state shared
 /// between threads lives in these. Orders that span several steps (a write and its record, a save)
 /// use plain `NSLock`s, named where they live.
-final class Locked<State>: @unchecked Sendable {
-    // @unchecked: `state` is only reached through `withLock`.
+final class Locked<State> {
     private let lock = NSLock()
     // Unchecked: the lock already makes every access exclusive, and the run-time check Swift would add
     // costs every read and write through a key (see Performance.md).
@@ -28,3 +27,7 @@ final class Locked<State>: @unchecked Sendable {
         return try body(&state)
     }
 }
+
+// As swift-nio's `NIOLockedValueBox`: the lock makes every access exclusive, but it does not vouch for
+// what the state holds, so the box is `Sendable` only when the state is.
+extension Locked: @unchecked Sendable where State: Sendable {}

@@ -1,14 +1,13 @@
 import Foundation
 
 /// A cloud key-value store, as the sync engine sees it: iCloud's `NSUbiquitousKeyValueStore` on Apple
-/// platforms (Platform/Apple/UbiquitousKeyValueStore.swift), a simulated cloud in the tests. Not public
-/// API: `@_spi(CloudSimulation)` lets the tests hand a store a fake cloud without `@testable`.
+/// platforms (Platform/Apple/UbiquitousKeyValueStore.swift), a simulated cloud in the tests (`package`:
+/// the package's tests hand a store a fake cloud; no user sees it).
 ///
 /// Like iCloud's, it is a local copy of the cloud's values: `set` changes the copy at once and
 /// `synchronize` asks for it to be sent; changes other devices made arrive later, through `onChange`,
 /// already in the copy when it is called.
-@_spi(CloudSimulation)
-public protocol CloudKeyValueStore: AnyObject, Sendable {
+package protocol CloudKeyValueStore: AnyObject, Sendable {
     /// The value the local copy holds for `key`.
     func object(forKey key: String) -> Any?
     /// Sets `key` in the local copy, to be sent to the cloud; `nil` removes it.
@@ -23,8 +22,7 @@ public protocol CloudKeyValueStore: AnyObject, Sendable {
 }
 
 /// Why the cloud's values changed, as iCloud's key-value store tells it.
-@_spi(CloudSimulation)
-public enum CloudChangeReason: Sendable, Equatable {
+package enum CloudChangeReason: Sendable, Equatable {
     /// Another device changed values.
     case serverChange
     /// The first fetch after a launch or a sign-in brought the cloud's values.

@@ -28,8 +28,7 @@ extension DefaultsStore {
 
     /// ``sync(_:)`` through a simulated cloud, for tests: pushes after `debounce` (nil: only at
     /// `flush()`), with versions from `clock`.
-    @_spi(CloudSimulation)
-    public func sync<each Value>(
+    package func sync<each Value>(
         _ keys: repeat UserDefaultTypedKey<each Value>, through cloud: any CloudKeyValueStore,
         debounce: TimeInterval?, clock: @escaping @Sendable () -> Double
     ) {

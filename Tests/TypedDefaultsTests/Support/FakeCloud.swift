@@ -1,5 +1,5 @@
 import Foundation
-@_spi(CloudSimulation) import TypedDefaults
+import TypedDefaults
 
 /// A simulated iCloud key-value store: a server that keeps, for each key, the last value that reached
 /// it (as iCloud does: by arrival), and a network whose messages a test delivers when it chooses: late,

@@ -20,18 +20,18 @@ extension DefaultsStore {
     /// split between two suites within one run) and a warning is written to standard error, once.
     /// Thread-safe. A store passed with `store:`, or used directly, is never affected.
     public static func bootstrap(_ store: DefaultsStore) {
-        let mistake = AppStore.choose(store)
+        let mistake = BootstrappedStore.choose(store)
         guard let mistake else { return }
         #if DEBUG
             assertionFailure("TypedDefaults: \(mistake)")
         #else
-            AppStore.warnOnce("TypedDefaults warning: \(mistake)")
+            BootstrappedStore.warnOnce("TypedDefaults warning: \(mistake)")
         #endif
     }
 }
 
 /// The store ``Defaults`` stands for: chosen by `bootstrap`, fixed at its first use.
-enum AppStore {
+enum BootstrappedStore {
     private struct State {
         var chosen: DefaultsStore?
         var used = false

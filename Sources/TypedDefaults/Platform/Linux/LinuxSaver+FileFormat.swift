@@ -1,0 +1,42 @@
+#if os(Linux)
+    import Foundation
+
+    // The file's format: a binary property list, read by the library's own reader where it can.
+    extension LinuxSaver {
+        // MARK: The file's format
+
+        /// The dictionary in a suite's file: the library's own reader for the binary files it writes, and
+        /// Foundation's for anything else (an XML file from `synchronize()`, kinds the reader leaves).
+        /// Names are kept by their bytes (``ExactText``): a file may hold two forms of one text that Swift
+        /// takes for equal, and Foundation keeps both.
+        static func parse(_ bytes: [UInt8]) -> [ExactText: Any]? {
+            if let dictionary = BinaryPropertyList.decode(bytes) { return dictionary }
+            // Foundation's parser crashes on a set and reads a domain with a UID as empty: such a file is
+            // one the library cannot read.
+            if BinaryPropertyList.holdsSetOrUID(bytes) { return nil }
+            guard let parsed = try? PropertyListSerialization.propertyList(from: Data(bytes), format: nil),
+                let dictionary = parsed as? [String: Any]
+            else { return nil }
+            // Foundation's objects (NSNumber, ...) are left to Foundation's slow encoder, save after save:
+            // take them through its binary form once, which the library's reader turns into Swift values.
+            if let binary = try? PropertyListSerialization.data(fromPropertyList: parsed, format: .binary, options: 0),
+                let dictionary = BinaryPropertyList.decode([UInt8](binary))
+            {
+                return dictionary
+            }
+            return Dictionary(uniqueKeysWithValues: dictionary.map { (ExactText($0), $1) })
+        }
+
+        static func encode(_ contents: [ExactText: Any]) throws -> [UInt8] {
+            if let bytes = BinaryPropertyList.encode(contents) { return bytes }
+            let named = NSMutableDictionary()
+            for (name, object) in contents { named[NSString(string: name.text)] = object }
+            do {
+                return [UInt8](
+                    try PropertyListSerialization.data(fromPropertyList: named, format: .binary, options: 0))
+            } catch {
+                throw FileFailure.failed(action: "cannot encode the values (\(error)) of", path: "the suite", nil)
+            }
+        }
+    }
+#endif

@@ -1,0 +1,228 @@
+#if os(Linux)
+    import Foundation
+
+    // Saving: this process's pending writes into the suite's file, under its lock.
+    extension LinuxSaver {
+        // MARK: Saving
+
+        func flush() throws {
+            let notice = try withSaving { try savePending() }
+            // Brought in once `saving` is released: this process's next save, and other processes' saves,
+            // never wait for its memory.
+            bringInQueued()
+            if let notice { ErrorReporting.report(notice) }
+        }
+
+        /// Saves every pending write. Called with `saving` held.
+        func savePending() throws -> DefaultsError? {
+            guard let file else {
+                guard let changes = takePending(), !changes.isEmpty else { return nil }
+                guard defaults.synchronize() else {
+                    restorePending(changes)
+                    throw DefaultsError.saveFailed(suite: domain, reason: "synchronize() failed")
+                }
+                return nil
+            }
+            guard pending.withLock({ !$0.changes.isEmpty }) || !putBacks.isEmpty else { return nil }
+            do {
+                let saved = try withFileLock(file) { try savePendingLocked(to: file) }
+                queueBringIn(saved.changedElsewhere, saving: saved.changes)
+                return saved.notice
+            } catch {
+                throw reported(error)
+            }
+        }
+
+        /// What a save did: the notice it gives, the writes it saved, and what its looks at the file found,
+        /// from which the caller works out what others had saved meanwhile and brings it into memory.
+        struct Saved {
+            var notice: DefaultsError?
+            var changes: [ExactText: Any?] = [:]
+            var looks: [FileState] = []
+
+            /// What others had saved meanwhile, look after look. Worked out by the caller once the file
+            /// lock is released: comparing every value of a big suite is work no other process must wait
+            /// for.
+            var changedElsewhere: [ExactText: Any?] {
+                looks.reduce(into: [:]) { changed, look in changed.merge(look.changedElsewhere) { _, later in later } }
+            }
+        }
+
+        /// Saves every pending write into `file`, whose lock this process holds, and says what others saved
+        /// there meanwhile. Called with `saving` held.
+        ///
+        /// With `atExit`, waits for the pending writes' lock only until then.
+        func savePendingLocked(to file: SuiteFile, atExit deadline: Date? = nil) throws -> Saved {
+            guard let changes = takePending(before: deadline) else {
+                throw DefaultsError.saveFailed(suite: domain, reason: "the pending writes stayed locked at exit")
+            }
+            guard !changes.isEmpty || !putBacks.isEmpty else { return Saved() }
+            do {
+                if !removedStaleTemporaryFiles {
+                    removedStaleTemporaryFiles = true
+                    file.removeStaleTemporaryFiles()
+                }
+                var looks: [FileState] = []
+                var notice: DefaultsError?
+                var rereads = 0
+                while true {
+                    var state = try look(at: file, movingAsideUnreadable: true)
+                    looks.append(state)
+                    notice = notice ?? state.notice
+                    // This process's values that Foundation's `synchronize()` wrote over, where the file
+                    // still holds what it wrote: saved again, under the lock, so that a change another
+                    // process made since is never undone. This process's own later writes come after them.
+                    var restored: [ExactText: Any?] = [:]
+                    for (name, putBack) in putBacks where sameStoredObject(state.contents[name], putBack.found) {
+                        state.contents[name] = putBack.restore
+                        restored.updateValue(putBack.restore, forKey: name)
+                    }
+                    for (name, object) in changes {
+                        state.contents[name] = object
+                        Self.removeOtherForms(of: name, from: &state.contents)
+                    }
+                    let bytes = try Self.encode(state.contents)
+                    let looked = known
+                    known = nil
+                    // The file this save replaces stays readable to the processes that have not read it.
+                    if state.writtenByFoundation { file.keepAsPlainSave() }
+                    // Foundation may write into the file while this save reads it and makes the new one:
+                    // then it is read again (a few times; a writer that never stops gets the last word).
+                    let base = rereads < Self.rereadsForPlainSaves ? state.read : nil
+                    guard
+                        case .replaced(let version) = try file.replace(
+                            with: bytes, keeping: state.owner, unlessRewritten: base)
+                    else {
+                        known = looked
+                        rereads += 1
+                        continue
+                    }
+                    known = (version, state.contents, false)
+                    putBacks.removeAll()
+                    let now = Date()
+                    for (name, object) in restored.merging(changes, uniquingKeysWith: { $1 }) {
+                        recentlySaved[name] = (object, now)
+                    }
+                    forgetOldSaves(now)
+                    return Saved(notice: notice, changes: changes, looks: looks)
+                }
+            } catch {
+                restorePending(changes)
+                throw error
+            }
+        }
+
+        func otherForms(of name: String) -> [String] {
+            guard !isASCII(name) else { return [] }
+            var forms: [String] = []
+            for form in [name.precomposedStringWithCanonicalMapping, name.decomposedStringWithCanonicalMapping]
+            where !form.utf8.elementsEqual(name.utf8) && !forms.contains(where: { $0.utf8.elementsEqual(form.utf8) }) {
+                forms.append(form)
+            }
+            return forms
+        }
+
+        /// Removes from `contents` every other form of `name` (composed or decomposed: Swift's equal, other
+        /// bytes). Foundation keeps one form of a name in memory, and a `set` or removal of one replaces the
+        /// others there; the file follows, so that what a name reads in this process is what the next
+        /// launch reads. Only a name with a non-ASCII character has other forms.
+        static func removeOtherForms(of name: ExactText, from contents: inout [ExactText: Any]) {
+            guard !isASCII(name.text) else { return }
+            for other in contents.keys where other.text == name.text && other != name {
+                contents[other] = nil
+            }
+        }
+
+        /// Keeps what failed to save for the next attempt; a name written since is pending with its newer
+        /// value.
+        func restorePending(_ changes: [ExactText: Any?]) {
+            pending.withLock { state in
+                for (name, object) in changes where state.changes[name] == nil {
+                    state.changes.updateValue(object, forKey: name)
+                }
+            }
+        }
+
+        /// Takes the pending writes, to be saved; nil only when `deadline` (the exit-time save's) passes
+        /// before their lock is free.
+        func takePending(before deadline: Date? = nil) -> [ExactText: Any?]? {
+            // Not `lock(before: .distantFuture)` without a deadline: corelibs' NSLock traps on a date that far.
+            guard let deadline else { return pending.withLock(Self.take) }
+            return pending.withLock(before: deadline, Self.take)
+        }
+
+        static func take(_ state: inout Pending) -> [ExactText: Any?] {
+            state.saveScheduled = false
+            defer { state.changes = [:] }
+            return state.changes
+        }
+
+        /// The error a failure of the saver's file work is reported as.
+        func reported(_ error: any Error) -> DefaultsError {
+            switch error {
+            case let error as DefaultsError: return error
+            case FileFailure.failed(let action, let path, let errno?):
+                return .saveFailed(suite: domain, reason: "\(action) \(path): \(errno)")
+            case FileFailure.failed(let action, let path, nil):
+                return .saveFailed(suite: domain, reason: "\(action) \(path)")
+            case FileFailure.refused(let path, let reason):
+                return .fileRefused(suite: domain, path: path, reason: reason)
+            case FileFailure.timedOut(let path):
+                return .saveFailed(suite: domain, reason: "\(path) stayed locked by another process")
+            default:
+                return .saveFailed(suite: domain, reason: "\(error)")
+            }
+        }
+
+        func exclusively<Result>(_ body: () throws -> Result) throws -> Result {
+            guard let file else { return try body() }
+            var notice: DefaultsError?
+            var commits: [Commit] = []
+            let result = try withSaving {
+                do {
+                    return try withFileLock(file) {
+                        let state = try look(at: file, movingAsideUnreadable: true)
+                        notice = state.notice
+                        // The body reads what others saved: it is in memory before the body runs.
+                        queueBringIn(state.changedElsewhere)
+                        commits = applyQueued()
+                        let result = try body()
+                        let saved = try savePendingLocked(to: file)
+                        queueBringIn(saved.changedElsewhere, saving: saved.changes)
+                        notice = notice ?? saved.notice
+                        return result
+                    }
+                } catch let error as FileFailure {
+                    throw reported(error)
+                }
+            }
+            announce(commits)
+            bringInQueued()
+            if let notice { ErrorReporting.report(notice) }
+            return result
+        }
+
+        /// `body` holding `saving`, with this thread recorded as its holder: the one way `saving` is taken
+        /// (but at exit), so that the exit-time save knows when the exiting thread holds it.
+        func withSaving<Result>(_ body: () throws -> Result) rethrows -> Result {
+            saving.lock()
+            holder.withLock { $0.thread = ObjectIdentifier(Thread.current) }
+            defer {
+                holder.withLock { $0 = (nil, false) }
+                saving.unlock()
+            }
+            return try body()
+        }
+
+        /// `body` holding the suite's file lock, recorded for the exit-time save. Called with `saving` held.
+        func withFileLock<Result>(_ file: SuiteFile, _ body: () throws -> Result) throws -> Result {
+            try LockOrder.holding(.suiteFile) {
+                try file.withLock {
+                    holder.withLock { $0.holdsFileLock = true }
+                    defer { holder.withLock { $0.holdsFileLock = false } }
+                    return try body()
+                }
+            }
+        }
+    }
+#endif

@@ -1,0 +1,220 @@
+import Foundation
+
+// The one path every change takes: into the storage, the saver's record, and then to observers.
+extension StorageContext {
+    // MARK: Changing values: the one commit-and-announce path
+
+    /// Stores `object` under `name` (`nil` removes it) and has the saver record it, as one step in the
+    /// storage's order of changes. Returns what observers and Swift's Observation must hear, to be passed
+    /// to `announce` once no lock is held; nil when nobody can be listening (a name never bound, or a
+    /// write inside `withoutPropagation`).
+    ///
+    /// `asciiName`: the caller knows `name` has no character outside ASCII (it has no other forms).
+    func commit(_ object: Any?, forName name: String, tracked: (any TrackedName)?, asciiName: Bool = false) -> Commit? {
+        // A name nothing in this storage bound has no tracked name and no observers: observing binds.
+        guard let tracked = tracked ?? trackedName(name), Propagation.isOn else {
+            writeOrder.lock()
+            defer { writeOrder.unlock() }
+            storeAndRecord(object, forName: name, asciiName: asciiName)
+            if cloudSync != nil { noteForSync(object, forName: name) }
+            return nil
+        }
+        writeOrder.lock()
+        defer { writeOrder.unlock() }
+        // Looked up in the order of changes: an observer added before a change is committed hears it.
+        let observers = observers.observers(of: name)
+        let oldObject = observers.isEmpty ? nil : storage.object(forKey: name)
+        storeAndRecord(object, forName: name, asciiName: asciiName)
+        if cloudSync != nil { noteForSync(object, forName: name) }
+        sequence &+= 1
+        let newObject = observers.isEmpty ? nil : storage.object(forKey: name)
+        expect(sequence, by: observers)
+        return Commit(
+            tracked: tracked, observers: observers,
+            change: ObjectChange(oldObject: oldObject, newObject: newObject, sequence: sequence))
+    }
+
+    func applySavedElsewhere(_ changed: [(name: String, object: Any?)], isOwnWrite: (String) -> Bool) -> [Commit] {
+        writeOrder.withLock { applyInOrder(changed, isOwnWrite: isOwnWrite, deferringUnused: true) }
+    }
+
+    /// Brings in the values put aside for names this process had not used: `name`'s alone, or all.
+    func bringInDeferred(only name: String? = nil) {
+        let commits = writeOrder.withLock { () -> [Commit] in
+            guard !deferred.isEmpty else { return [] }
+            var taken: [(name: String, object: Any?)] = []
+            if let name {
+                guard let object = deferred.removeValue(forKey: ExactText(name)) else { return [] }
+                taken = [(name, object)]
+            } else {
+                taken = deferred.map { ($0.key.text, $0.value) }
+                deferred = [:]
+            }
+            return applyInOrder(taken)
+        }
+        announce(commits)
+    }
+
+    /// Puts changes this process did not write into the storage, and numbers those a read sees. Called
+    /// with `writeOrder` held.
+    ///
+    /// In three passes, every read before every write and every write before the reads after: on Linux,
+    /// Foundation recomputes its whole merged view of a suite at the first read after any write, so a
+    /// read, write, read per name cost the suite's size for every name brought in; this way the suite is
+    /// gone through twice for the whole change.
+    ///
+    /// With `deferringUnused`, a name this process has not used (no key bound it, the storage does not
+    /// hold it) is put aside rather than set: Foundation's `set` of a name costs more the more names the
+    /// process has set since it started (corelibs keeps them in a list it searches), and bringing in every
+    /// name many other processes write made each of them spend more time on it than on its own work.
+    func applyInOrder(
+        _ changed: [(name: String, object: Any?)], isOwnWrite: (String) -> Bool = { _ in false },
+        deferringUnused: Bool = false
+    ) -> [Commit] {
+        // A null or a set another tool put in the file: Foundation's `set` traps on it. The file keeps it
+        // (a save writes it back); memory keeps what it had.
+        let incoming = changed.filter { name, object in
+            !isOwnWrite(name) && (object.map(isStorablePropertyList) ?? true)
+        }
+        var written: [(name: String, oldObject: Any?)] = []
+        for (name, object, oldObject) in incoming.map({ ($0.name, $0.object, storage.object(forKey: $0.name)) }) {
+            if deferringUnused {
+                if oldObject == nil, trackedName(name) == nil {
+                    deferred[ExactText(name)] = object
+                    continue
+                }
+                deferred[ExactText(name)] = nil
+            }
+            // Already so here (Foundation read it, or this process wrote it): nothing to bring in. What
+            // reads as the registered default may be the default alone: a value equal to it is set, so
+            // that listings hold it.
+            if sameStoredObject(oldObject, object), !isRegisteredDefault(oldObject, forName: name) { continue }
+            written.append((name, oldObject))
+            store(object, forName: name)
+        }
+        var commits: [Commit] = []
+        for (name, oldObject) in written {
+            let newObject = storage.object(forKey: name)
+            // A removal that leaves the registered default in view of a value equal to it: no read changes.
+            if sameStoredObject(oldObject, newObject) { continue }
+            commits.append(numberedChange(of: name, from: oldObject, to: newObject))
+        }
+        return commits
+    }
+
+    /// Whether `object` is the default the library registered for `name`.
+    func isRegisteredDefault(_ object: Any?, forName name: String) -> Bool {
+        guard let object, let record = keyRecords.withLock({ $0[name] }) else { return false }
+        return propertyListsEqual(object, record.defaultObject)
+    }
+
+    /// A change the library did not make through `commit` (another process's save, a report of another
+    /// writer, a cloud value), numbered in the storage's order, with those who must hear it. Called with
+    /// `writeOrder` held.
+    func numberedChange(of name: String, from oldObject: Any?, to newObject: Any?) -> Commit {
+        sequence &+= 1
+        let observers = observers.observers(of: name)
+        expect(sequence, by: observers)
+        return Commit(
+            tracked: trackedName(name), observers: observers,
+            change: ObjectChange(oldObject: oldObject, newObject: newObject, sequence: sequence))
+    }
+
+    /// Tells `observers` that change `sequence` is theirs, in the order of changes: those that get changes
+    /// in commit order (a stream) wait for it. Called with `writeOrder` held, where the change is numbered.
+    func expect(_ sequence: UInt64, by observers: [Observer]) {
+        for observer in observers { observer.expect(sequence) }
+    }
+
+    func announce(_ commits: [Commit]) {
+        for commit in commits { announce(commit) }
+    }
+
+    /// Tells Swift's Observation and the observers of a change. Called with no lock held: an observer
+    /// may read and write the store.
+    func announce(_ commit: Commit) {
+        commit.tracked?.change()
+        for observer in commit.observers {
+            observer.deliver(commit.change)
+        }
+    }
+
+    /// What the storage holds for `name` now, and the number of the last change announced: a change
+    /// numbered after it is not in the value.
+    func currentObject(forName name: String) -> (object: Any?, sequence: UInt64) {
+        writeOrder.lock()
+        defer { writeOrder.unlock() }
+        return (storage.object(forKey: name), sequence)
+    }
+
+    /// A change made here: into the storage, and into the saver's record of what to save (Linux).
+    /// Called with `writeOrder` held.
+    func storeAndRecord(_ object: Any?, forName name: String, asciiName: Bool = false) {
+        store(object, forName: name, asciiName: asciiName)
+        saver?.recordWrite(object, forName: name)
+    }
+
+    func store(_ object: Any?, forName name: String, asciiName: Bool = false) {
+        let watched = !externalWatches.isEmpty
+        if watched { writingThread.withLock { $0 = (ObjectIdentifier(Thread.current), name) } }
+        // One form of a name at a time (Linux: see `DomainSaver.otherForms`, which tells an ASCII name at
+        // once; a key's write knows it already).
+        if let saver, !asciiName {
+            for other in saver.otherForms(of: name) { storage.removeObject(forKey: other) }
+        }
+        if let object {
+            storage.set(object, forKey: name)
+        } else {
+            storage.removeObject(forKey: name)
+        }
+        if watched {
+            writingThread.withLock { $0 = nil }
+            // Read only for a watched name: optional chaining skips the right-hand side otherwise.
+            externalWatches[name]?.last = storage.object(forKey: name)
+        }
+    }
+
+    /// Runs `body` so that no other `exclusively` over this storage runs meanwhile: in this process, and
+    /// on Linux in any process that saves the suite (see `DomainSaver.exclusively`).
+    func exclusively<Result>(_ body: () throws -> Result) throws -> Result {
+        prepareDomain()
+        modifyLock.lock()
+        defer { modifyLock.unlock() }
+        guard let saver else { return try body() }
+        return try saver.exclusively(body)
+    }
+
+    /// Saves pending writes now (Linux), then pushes the synced names' changes not pushed yet.
+    func flush() throws {
+        prepareDomain()
+        try saver?.flush()
+        let refused = writeOrder.withLock({ cloudSync })?.push() ?? []
+        // One error is thrown; the others would be lost with it, so they are reported.
+        for other in refused.dropFirst() { ErrorReporting.report(other) }
+        if let first = refused.first { throw first }
+    }
+
+    /// Removes every value of the domain from memory and disk; observers hear of each change a read sees.
+    func removeDomain() {
+        prepareDomain()
+        guard let saver else {
+            (storage as? UserDefaults)?.removePersistentDomain(forName: domain?.name ?? "")
+            return
+        }
+        let commits = writeOrder.withLock {
+            saver.forgetUnsavedWrites()
+            deferred = [:]
+            return applyInOrder((saver.storedValues() ?? [:]).map { ($0.key, nil) })
+        }
+        saver.removeFile()
+        announce(commits)
+    }
+}
+
+/// A change made in a storage, to be announced once no lock is held: to Swift's Observation through
+/// the name's tracked name, and to the name's observers.
+struct Commit {
+    let tracked: (any TrackedName)?
+    let observers: [Observer]
+    let change: ObjectChange
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+// What is stored, without registered defaults and launch arguments.
+extension StorageContext {
+    // MARK: Reading what is stored
+
+    /// Every stored value, without registered defaults and launch arguments, if the storage can list them.
+    func storedValues() -> [String: Any]? {
+        prepareDomain()
+        if let saver {
+            bringInDeferred()
+            return saver.storedValues()
+        }
+        if let defaults = storage as? UserDefaults, let domain, domain != .unknown {
+            return defaults.persistentDomain(forName: domain.name) ?? [:]
+        }
+        return storage.storedValues()
+    }
+
+    /// The object stored for `name`, not counting registered defaults and launch arguments.
+    ///
+    /// About the cost of one read wherever the library can tell without listing the storage: nothing
+    /// readable at all, or a value that is not a launch argument and differs from the default the
+    /// library registered (or there is none). Else the storage's listing decides (for `UserDefaults`, a
+    /// copy of the whole domain). A backend that cannot list its values cannot tell a stored value equal
+    /// to the registered default from the default itself.
+    func storedObject(forName name: String) -> Any? {
+        guard let object = storage.object(forKey: name) else { return nil }
+        let record = keyRecords.withLock { $0[name] }
+        if !LaunchArguments.names.contains(name), let record {
+            if record.defaultObject == nil || !propertyListsEqual(object, record.defaultObject) { return object }
+        }
+        // On Linux the saver knows what this process saved and what the file held: its answer stands when
+        // it explains what was read (a plain-API write in this process, never saved, can make it not).
+        if let saver {
+            bringInDeferred(only: name)
+            switch saver.knownObject(forName: name) {
+            case .stored(let stored) where propertyListsEqual(stored, object):
+                return stored
+            case .absent
+            where LaunchArguments.names.contains(name)
+                || record.map { propertyListsEqual(object, $0.defaultObject) } == true:
+                return nil
+            default: break
+            }
+        }
+        if let stored = storedValues() { return stored[name] }
+        return propertyListsEqual(object, record?.defaultObject) ? nil : object
+    }
+}
+
+/// The names `UserDefaults` may hold a launch argument for (`-name value`): any argument that starts
+/// with a dash, a few more than Foundation reads, so that a name here may have one.
+enum LaunchArguments {
+    static let names: Set<String> = Set(
+        CommandLine.arguments.dropFirst().lazy.filter { $0.hasPrefix("-") }.map { String($0.dropFirst()) })
+}

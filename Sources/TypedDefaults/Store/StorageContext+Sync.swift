@@ -1,0 +1,50 @@
+import Foundation
+
+// The context's side of syncing through a cloud.
+extension StorageContext {
+    // MARK: Syncing through a cloud
+
+    /// Syncs `names` through `cloud` from now on. The first call chooses the cloud; later calls add names.
+    func sync(
+        _ names: [String], cloud: any CloudKeyValueStore, debounce: TimeInterval?,
+        clock: @escaping @Sendable () -> Double
+    ) {
+        prepareDomain()
+        var engine = writeOrder.withLock { cloudSync }
+        if engine == nil {
+            // Made outside `writeOrder`: it reads the storage.
+            let made = CloudSync(cloud: cloud, context: self, debounce: debounce, clock: clock)
+            engine = writeOrder.withLock {
+                if cloudSync == nil { cloudSync = made }
+                return cloudSync
+            }
+        }
+        engine?.start(names)
+        // A change made by other means (the plain API, an app extension: Apple platforms) is pushed too.
+        for name in names { keepWatchingExternalChanges(of: name) }
+    }
+
+    /// A change of `name` made on this device: versioned for the sync, if the name is synced, and the
+    /// versions kept beside the values. Called with `writeOrder` held.
+    func noteForSync(_ object: Any?, forName name: String) {
+        guard name != CloudSync.recordName, let saved = cloudSync?.localChange(name, object: object) else { return }
+        storeAndRecord(saved, forName: CloudSync.recordName)
+    }
+
+    /// Stores a value that came from the cloud, if it is newer than this device's, without pushing it
+    /// back; observers and Swift's Observation hear it as any change.
+    func applyFromCloud(_ entry: CloudEntry, forName name: String, sync: CloudSync) {
+        // A value `UserDefaults` cannot hold (a null, a set): this device keeps its own.
+        if let object = entry.object, !isStorablePropertyList(object) { return }
+        let commit = writeOrder.withLock { () -> Commit? in
+            guard let saved = sync.acceptCloud(entry, forName: name) else { return nil }
+            let oldObject = storage.object(forKey: name)
+            storeAndRecord(entry.object, forName: name)
+            storeAndRecord(saved, forName: CloudSync.recordName)
+            let newObject = storage.object(forKey: name)
+            if sameStoredObject(oldObject, newObject) { return nil }
+            return numberedChange(of: name, from: oldObject, to: newObject)
+        }
+        if let commit { announce(commit) }
+    }
+}

@@ -1,0 +1,28 @@
+import Testing
+import TypedDefaults
+
+@Suite("The lock order is checked, not only written down")
+struct LockOrderTests {
+    #if DEBUG
+        /// Taking a lock while holding one of a higher rank (here the write order, then the saver's turn to
+        /// save, which a save takes first) could deadlock against a thread taking them in order: a debug
+        /// build stops at once.
+        @Test func aLockTakenOutOfOrderStopsADebugBuild() async {
+            let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let writeOrder = RankedLock(.writeOrder)
+                let saving = RankedLock(.saving)
+                writeOrder.withLock { saving.withLock {} }
+            }
+            let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+            #expect(message.contains("lock order: saving taken while holding writeOrder"), "\(message)")
+        }
+
+        @Test func locksTakenInOrderAndAgainAfterReleaseAreFine() {
+            let saving = RankedLock(.saving)
+            let writeOrder = RankedLock(.writeOrder)
+            saving.withLock { writeOrder.withLock {} }
+            writeOrder.withLock {}
+            saving.withLock {}
+        }
+    #endif
+}
