@@ -23,43 +23,33 @@
             let temporaryPath = directory + "/" + temporaryPrefix + randomSuffix(count: 12)
             let descriptor: Int32
             do {
-                descriptor = try retryingInterrupts {
-                    open(temporaryPath, O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, owner?.mode ?? 0o600)
-                }
+                descriptor = try System.open(
+                    temporaryPath, O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, owner?.mode ?? 0o600)
             } catch {
                 throw FileFailure.failed("cannot create", temporaryPath, error)
             }
             do {
-                if let owner {
-                    guard fchmod(descriptor, owner.mode) == 0 else {
-                        throw FileFailure.failed("cannot keep the mode of", path, .current)
-                    }
-                    if owner.user != geteuid() || owner.group != getegid() {
-                        guard fchown(descriptor, owner.user, owner.group) == 0 else {
-                            throw FileFailure.failed("cannot keep the owner (user \(owner.user)) of", path, .current)
-                        }
-                    }
-                }
+                if let owner { try keep(owner, of: descriptor) }
                 try writeAll(bytes, to: descriptor, path: temporaryPath)
                 if let base, base.rewrittenInPlace {
-                    close(descriptor)
-                    unlink(temporaryPath)
+                    System.close(descriptor)
+                    System.unlink(temporaryPath)
                     return .baseRewritten
                 }
-                guard rename(temporaryPath, path) == 0 else {
-                    throw FileFailure.failed("cannot replace", path, .current)
+                do {
+                    try System.rename(temporaryPath, to: path)
+                } catch {
+                    throw FileFailure.failed("cannot replace", path, error)
                 }
             } catch {
-                close(descriptor)
-                unlink(temporaryPath)
+                System.close(descriptor)
+                System.unlink(temporaryPath)
                 throw error
             }
             // Kept open, and trusted only if the name still leads to it.
             let written = FileVersion(written: descriptor)
-            var status = stat()
-            guard lstat(path, &status) == 0, FileIdentity(status).sameFile(as: written.identity) else {
-                return .replaced(nil)
-            }
+            guard let status = try? System.linkStatus(path), FileIdentity(status).sameFile(as: written.identity)
+            else { return .replaced(nil) }
             return .replaced(written)
         }
 
@@ -70,14 +60,27 @@
             case baseRewritten
         }
 
+        /// Gives the new file the mode and owner of the one it replaces.
+        private func keep(_ owner: FileOwner, of descriptor: Int32) throws {
+            do {
+                try System.setMode(descriptor, owner.mode)
+            } catch {
+                throw FileFailure.failed("cannot keep the mode of", path, error)
+            }
+            guard owner.user != geteuid() || owner.group != getegid() else { return }
+            do {
+                try System.setOwner(descriptor, user: owner.user, group: owner.group)
+            } catch {
+                throw FileFailure.failed("cannot keep the owner (user \(owner.user)) of", path, error)
+            }
+        }
+
         private func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws {
             var offset = 0
             while offset < bytes.count {
                 let count: Int
                 do {
-                    count = try retryingInterrupts {
-                        bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-                    }
+                    count = try System.write(descriptor, bytes[offset...])
                 } catch {
                     throw FileFailure.failed("cannot write", path, error)
                 }
@@ -96,12 +99,12 @@
                 // `<suite>.plist.unreadable-xxxxxx` fits a file name for every suite name `SuiteName` allows.
                 let keptPath = path + ".unreadable-" + randomSuffix(count: 6)
                 do {
-                    _ = try retryingInterrupts { link(path, keptPath) }
+                    try System.link(path, to: keptPath)
                 } catch {
                     if error == .exists { continue }
                     throw FileFailure.failed("cannot move aside the unreadable", path, error)
                 }
-                unlink(path)
+                System.unlink(path)
                 return keptPath
             }
         }
@@ -111,7 +114,7 @@
         func removeStaleTemporaryFiles() {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
             for name in names where name.hasPrefix(temporaryPrefix) {
-                unlink(directory + "/" + name)
+                System.unlink(directory + "/" + name)
             }
         }
 
@@ -121,18 +124,18 @@
         /// what it dropped.
         func keepAsPlainSave() {
             let temporaryPath = directory + "/" + temporaryPrefix + randomSuffix(count: 12)
-            guard link(path, temporaryPath) == 0 else { return }
-            rename(temporaryPath, plainSavePath)
+            guard (try? System.link(path, to: temporaryPath)) != nil else { return }
+            try? System.rename(temporaryPath, to: plainSavePath)
             // Still there when the rename failed, or did nothing: two links to one file (a save that read
             // the same plain save again) are left as they are.
-            unlink(temporaryPath)
+            System.unlink(temporaryPath)
         }
 
         /// Removes the suite's file and the last plain save kept beside it (a link there is removed, not
         /// followed). The lock file stays.
         func removeFile() {
-            unlink(path)
-            unlink(plainSavePath)
+            System.unlink(path)
+            System.unlink(plainSavePath)
         }
 
         private func randomSuffix(count: Int) -> String {

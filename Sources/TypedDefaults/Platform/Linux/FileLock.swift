@@ -21,13 +21,12 @@
         } catch {
             throw FileFailure.failed("cannot open the lock file", path, error)
         }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+        defer { System.close(descriptor) }
+        guard let status = try? System.status(of: descriptor), status.st_mode & S_IFMT == S_IFREG else {
             throw FileFailure.refused(path: path, reason: "the lock file is not a regular file")
         }
         try lock(descriptor, path: path, before: deadline)
-        defer { flock(descriptor, LOCK_UN) }
+        defer { try? System.lock(descriptor, LOCK_UN) }
         return try body()
     }
 
@@ -35,7 +34,7 @@
         let operation = deadline == nil ? LOCK_EX : LOCK_EX | LOCK_NB
         while true {
             do throws(Errno) {
-                _ = try retryingInterrupts { flock(descriptor, operation) }
+                try System.lock(descriptor, operation)
                 return
             } catch {
                 guard error.code == EWOULDBLOCK, let deadline else {
@@ -53,14 +52,12 @@
         var replaced = false
         while true {
             do throws(Errno) {
-                return try retryingInterrupts { open(path, O_RDWR | lockFileFlags) }
+                return try System.open(path, O_RDWR | lockFileFlags)
             } catch  where error.code == ENOENT {
                 do throws(Errno) {
-                    let descriptor = try retryingInterrupts {
-                        open(path, O_CREAT | O_EXCL | O_RDWR | lockFileFlags, 0o600)
-                    }
+                    let descriptor = try System.open(path, O_CREAT | O_EXCL | O_RDWR | lockFileFlags, 0o600)
                     if let owner = FileOwner.forNewFile(in: folder) {
-                        _ = fchown(descriptor, owner.user, owner.group)
+                        try? System.setOwner(descriptor, user: owner.user, group: owner.group)
                     }
                     return descriptor
                 } catch  where error.code == EEXIST {
@@ -68,7 +65,7 @@
                 }
             } catch  where error.code == EACCES {
                 do throws(Errno) {
-                    return try retryingInterrupts { open(path, O_RDONLY | lockFileFlags) }
+                    return try System.open(path, O_RDONLY | lockFileFlags)
                 } catch  where error.code == EACCES && !replaced {
                     try replaceLockFileNobodyHereCanOpen(path, in: folder)
                     replaced = true
@@ -84,19 +81,20 @@
     /// the old file's owner holding it at that moment: for that one save, it and this process do not
     /// exclude each other.
     private func replaceLockFileNobodyHereCanOpen(_ path: String, in folder: String) throws(Errno) {
-        let folderDescriptor = try retryingInterrupts { open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        defer { close(folderDescriptor) }
-        _ = try retryingInterrupts { flock(folderDescriptor, LOCK_EX) }
-        defer { flock(folderDescriptor, LOCK_UN) }
+        let folderDescriptor = try System.open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        defer { System.close(folderDescriptor) }
+        try System.lock(folderDescriptor, LOCK_EX)
+        defer { try? System.lock(folderDescriptor, LOCK_UN) }
         do throws(Errno) {
-            close(try retryingInterrupts { open(path, O_RDONLY | lockFileFlags) })
+            System.close(try System.open(path, O_RDONLY | lockFileFlags))
             return
         } catch  where error.code == EACCES {}
         let newPath = path + "-new-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
-        close(try retryingInterrupts { open(newPath, O_CREAT | O_EXCL | O_RDWR | lockFileFlags, 0o600) })
-        guard rename(newPath, path) == 0 else {
-            let error = Errno.current
-            unlink(newPath)
+        System.close(try System.open(newPath, O_CREAT | O_EXCL | O_RDWR | lockFileFlags, 0o600))
+        do {
+            try System.rename(newPath, to: path)
+        } catch {
+            System.unlink(newPath)
             throw error
         }
     }

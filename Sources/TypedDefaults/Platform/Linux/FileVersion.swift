@@ -57,8 +57,7 @@
         /// run under `sudo -E` in a user's configuration folder must leave files that user can read and
         /// replace, as they were). Nil when this process is not root or root owns the folder.
         static func forNewFile(in folder: String) -> FileOwner? {
-            var status = stat()
-            guard geteuid() == 0, stat(folder, &status) == 0, status.st_uid != 0 else { return nil }
+            guard geteuid() == 0, let status = try? System.status(folder), status.st_uid != 0 else { return nil }
             return FileOwner(mode: 0o600, user: status.st_uid, group: status.st_gid)
         }
     }
@@ -81,9 +80,7 @@
 
         /// The file just written through `descriptor`, its identity taken now.
         convenience init(written descriptor: Int32) {
-            var status = stat()
-            fstat(descriptor, &status)
-            self.init(descriptor: descriptor, status: status)
+            self.init(descriptor: descriptor, status: (try? System.status(of: descriptor)) ?? stat())
         }
 
         /// The suite's file at `path` as it is now, opened without following a link and without waiting;
@@ -91,7 +88,7 @@
         static func open(_ path: String) throws -> FileVersion? {
             let descriptor: Int32
             do {
-                descriptor = try retryingInterrupts { Glibc.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
+                descriptor = try System.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
             } catch {
                 switch error {
                 case .noSuchFile: return nil
@@ -101,27 +98,27 @@
                 default: throw FileFailure.refused(path: path, reason: "it cannot be read: \(error)")
                 }
             }
-            var status = stat()
-            guard fstat(descriptor, &status) == 0 else {
-                let error = Errno.current
-                close(descriptor)
+            let status: stat
+            do {
+                status = try System.status(of: descriptor)
+            } catch {
+                System.close(descriptor)
                 throw FileFailure.refused(path: path, reason: "its status cannot be read: \(error)")
             }
             guard status.st_mode & S_IFMT == S_IFREG else {
-                close(descriptor)
+                System.close(descriptor)
                 throw FileFailure.refused(path: path, reason: "it is not a regular file")
             }
             return FileVersion(descriptor: descriptor, status: status)
         }
 
-        deinit { close(descriptor) }
+        deinit { System.close(descriptor) }
 
         /// Whether someone wrote into this very file since it was opened or written: the library never
         /// does (it replaces the file), Foundation's `synchronize()` rewrites it in place.
         /// (Not the status change time: replacing the file's name changes that too.)
         var rewrittenInPlace: Bool {
-            var status = stat()
-            guard fstat(descriptor, &status) == 0 else { return false }
+            guard let status = try? System.status(of: descriptor) else { return false }
             let now = FileIdentity(status)
             return now.size != identity.size || now.modified.tv_sec != identity.modified.tv_sec
                 || now.modified.tv_nsec != identity.modified.tv_nsec
@@ -129,14 +126,18 @@
 
         /// The whole file, from its start.
         func readAll(path: String) throws -> [UInt8] {
-            guard lseek(descriptor, 0, SEEK_SET) == 0 else { throw FileFailure.failed("cannot read", path, .current) }
+            do {
+                try System.seekToStart(descriptor)
+            } catch {
+                throw FileFailure.failed("cannot read", path, error)
+            }
             var bytes: [UInt8] = []
             bytes.reserveCapacity(Int(identity.size) + 1)
             var buffer = [UInt8](repeating: 0, count: 1 << 20)
             while true {
                 let count: Int
                 do {
-                    count = try readSome(descriptor, into: &buffer)
+                    count = try System.read(descriptor, into: &buffer)
                 } catch {
                     throw FileFailure.failed("cannot read", path, error)
                 }

@@ -14,8 +14,7 @@
         /// refuse and report.
         static func isUsableSuite(_ suiteName: String) -> Bool {
             guard let file = SuiteFile(domain: suiteName) else { return false }
-            var status = stat()
-            guard stat(file.path, &status) == 0 else { return true }
+            guard let status = try? System.status(file.path) else { return true }
             let kind = status.st_mode & S_IFMT
             return kind == S_IFREG || kind == S_IFDIR
         }

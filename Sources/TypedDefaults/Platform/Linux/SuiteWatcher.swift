@@ -25,8 +25,14 @@
         static let shared = SuiteWatcher()
 
         private init() {
-            descriptor = inotify_init1(Int32(IN_CLOEXEC))
-            initError = descriptor >= 0 ? nil : Errno.current
+            var initError: Errno?
+            do {
+                descriptor = try System.makeFileWatcher()
+            } catch {
+                descriptor = -1
+                initError = error
+            }
+            self.initError = initError
             guard descriptor >= 0 else { return }
             let thread = Thread { [self] in run() }
             thread.name = "TypedDefaults file watcher"
@@ -40,79 +46,96 @@
             guard descriptor >= 0 else {
                 return "no inotify instance is left (\(initError.map(String.init(describing:)) ?? "?"))"
             }
-            return add([Entry(saver: saver, file: file)], directory: file.directory)
-                ? nil : "no inotify watch is left (\(Errno.current))"
+            do {
+                try add([Entry(saver: saver, file: file)], directory: file.directory)
+                return nil
+            } catch {
+                return "no inotify watch is left (\(error))"
+            }
         }
 
         /// Watches `directory` for `entries`, creating it first: Foundation creates it only at its first save.
-        private func add(_ entries: [Entry], directory: String) -> Bool {
-            guard descriptor >= 0 else { return false }
+        private func add(_ entries: [Entry], directory: String) throws(Errno) {
             try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            let watch = inotify_add_watch(descriptor, directory, Self.events)
-            guard watch >= 0 else { return false }
+            let watch = try System.watch(directory, with: descriptor, events: Self.events)
             state.withLock { files in
                 for entry in entries where entry.saver != nil {
                     files[watch, default: [:]][entry.file.fileName, default: []].append(entry)
                 }
             }
-            return true
         }
 
         private func run() {
             var buffer = [UInt8](repeating: 0, count: 64 * 1024)
             while true {
-                guard let count = try? readSome(descriptor, into: &buffer) else { return }
-                var changed: [LinuxSaver] = []
+                guard let count = try? System.read(descriptor, into: &buffer) else { return }
                 var unwatched: [[Entry]] = []
-                var offset = 0
-                // Each event: watch descriptor, mask, cookie, name length, then the name, NUL-padded.
-                while offset + 16 <= count {
-                    let (watch, mask, length) = buffer.withUnsafeBytes { bytes in
-                        (
-                            bytes.loadUnaligned(fromByteOffset: offset, as: Int32.self),
-                            bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self),
-                            Int(bytes.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
-                        )
-                    }
-                    let name = String(
-                        decoding: buffer[(offset + 16)..<min(offset + 16 + length, count)].prefix { $0 != 0 },
-                        as: UTF8.self)
-                    offset += 16 + length
-                    changed += state.withLock { files in
-                        if mask & UInt32(IN_Q_OVERFLOW) != 0 {
-                            // Events were lost: every saver looks again.
-                            return files.values.flatMap { $0.values.joined() }.compactMap(\.saver)
-                        }
-                        if mask & UInt32(IN_IGNORED) != 0 {
-                            // The folder is gone (or unmounted): watched again below.
-                            if let entries = files.removeValue(forKey: watch) {
-                                unwatched.append(Array(entries.values.joined()))
-                            }
-                            return []
-                        }
-                        // Savers released since are forgotten here.
-                        files[watch]?[name]?.removeAll { $0.saver == nil }
-                        return files[watch]?[name]?.compactMap(\.saver) ?? []
-                    }
-                }
-                for entries in unwatched {
-                    let live = entries.filter { $0.saver != nil }
-                    guard let directory = live.first?.file.directory else { continue }
-                    if add(live, directory: directory) {
-                        changed += live.compactMap(\.saver)
-                    } else {
-                        ErrorReporting.report(
-                            DefaultsError.saveFailed(
-                                suite: live.first?.saver?.domain ?? "?",
-                                reason: "\(directory) was removed and cannot be watched again; "
-                                    + "other processes' saves are seen at this process's next save"))
-                    }
-                }
+                var changed = savers(changedBy: buffer[..<count], unwatched: &unwatched)
+                changed += watchAgain(unwatched)
                 var seen = Set<ObjectIdentifier>()
                 for saver in changed where seen.insert(ObjectIdentifier(saver)).inserted {
                     saver.fileMayHaveChanged()
                 }
             }
+        }
+
+        /// The savers whose files the events in `events` concern; the entries of folders no longer watched
+        /// go to `unwatched`.
+        private func savers(changedBy events: ArraySlice<UInt8>, unwatched: inout [[Entry]]) -> [LinuxSaver] {
+            var changed: [LinuxSaver] = []
+            var offset = events.startIndex
+            // Each event: watch descriptor, mask, cookie, name length, then the name, NUL-padded.
+            while offset + 16 <= events.endIndex {
+                let (watch, mask, length) = events.withUnsafeBytes { bytes in
+                    let start = offset - events.startIndex
+                    return (
+                        bytes.loadUnaligned(fromByteOffset: start, as: Int32.self),
+                        bytes.loadUnaligned(fromByteOffset: start + 4, as: UInt32.self),
+                        Int(bytes.loadUnaligned(fromByteOffset: start + 12, as: UInt32.self))
+                    )
+                }
+                let name = String(
+                    decoding: events[(offset + 16)..<min(offset + 16 + length, events.endIndex)].prefix { $0 != 0 },
+                    as: UTF8.self)
+                offset += 16 + length
+                changed += state.withLock { files in
+                    if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                        // Events were lost: every saver looks again.
+                        return files.values.flatMap { $0.values.joined() }.compactMap(\.saver)
+                    }
+                    if mask & UInt32(IN_IGNORED) != 0 {
+                        // The folder is gone (or unmounted): watched again by the caller.
+                        if let entries = files.removeValue(forKey: watch) {
+                            unwatched.append(Array(entries.values.joined()))
+                        }
+                        return []
+                    }
+                    // Savers released since are forgotten here.
+                    files[watch]?[name]?.removeAll { $0.saver == nil }
+                    return files[watch]?[name]?.compactMap(\.saver) ?? []
+                }
+            }
+            return changed
+        }
+
+        /// Watches the folders of `unwatched` again (each was removed, or made anew); their savers look at
+        /// their files. A folder that cannot be watched again is reported.
+        private func watchAgain(_ unwatched: [[Entry]]) -> [LinuxSaver] {
+            var changed: [LinuxSaver] = []
+            for entries in unwatched {
+                let live = entries.filter { $0.saver != nil }
+                guard let directory = live.first?.file.directory else { continue }
+                if (try? add(live, directory: directory)) != nil {
+                    changed += live.compactMap(\.saver)
+                } else {
+                    ErrorReporting.report(
+                        DefaultsError.saveFailed(
+                            suite: live.first?.saver?.domain ?? "?",
+                            reason: "\(directory) was removed and cannot be watched again; "
+                                + "other processes' saves are seen at this process's next save"))
+                }
+            }
+            return changed
         }
     }
 #endif
