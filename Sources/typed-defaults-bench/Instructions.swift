@@ -44,14 +44,7 @@ func suiteFilePath(_ suite: String) -> String {
 func runInstructionCase(_ name: String, side: String, operations: Int, keys: Int, fill: Fill = .set) {
     // One name for every run: the counts depend on the names hashed (the cases run one after another).
     let suite = "typed-defaults-bench.instructions"
-    if fill == .file {
-        let fillers = Dictionary(uniqueKeysWithValues: (0..<(keys - 1)).map { ("filler\($0)", $0) })
-        let path = suiteFilePath(suite)
-        try? FileManager.default.createDirectory(
-            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        let data = try! PropertyListSerialization.data(fromPropertyList: fillers, format: .binary, options: 0)
-        try! data.write(to: URL(fileURLWithPath: path))
-    }
+    if fill == .file { saveSuiteFile(suite, keys: keys) }
     let store = DefaultsStore(suiteName: suite)!
     let plain = UserDefaults(suiteName: suite)!
     defer {
@@ -68,6 +61,38 @@ func runInstructionCase(_ name: String, side: String, operations: Int, keys: Int
         for index in 0..<(keys - 1) { plain.set(index, forKey: "filler\(index)") }
     }
     let key = UserDefaultTypedKey<Int>("int", defaultValue: 0)
+    setCaseValue(name, store: store, plain: plain, key: key)
+    var computed: UserDefaultTypedKey<Int> { UserDefaultTypedKey<Int>("int", defaultValue: 0) }
+
+    let body = instructionCaseBody(name, side: side, store: store, plain: plain, suite: suite, key: key) {
+        computed
+    }
+    // Both sides run both paths first, uncounted: the library's first use (binding, registration, the
+    // watcher) and Foundation's reads. Foundation's `object(forKey:)` looks up generic metadata at every
+    // read, and how long those lookups probe depends on what the process made before: a library side
+    // that had not run the plain path, or had run first in a fresh HOME, counted 1.5 % more a read.
+    for index in 0..<min(100, operations) {
+        keep(store[key])
+        keep(plain.object(forKey: "int") as? Int)
+        body(index)
+    }
+    try? store.flush()
+    countedRegionForCallgrind(operations, body)
+}
+
+/// Saves a suite of `keys` names before any store uses it, as another process or an earlier launch
+/// leaves one.
+private func saveSuiteFile(_ suite: String, keys: Int) {
+    let fillers = Dictionary(uniqueKeysWithValues: (0..<(keys - 1)).map { ("filler\($0)", $0) })
+    let path = suiteFilePath(suite)
+    try? FileManager.default.createDirectory(
+        atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    let data = try! PropertyListSerialization.data(fromPropertyList: fillers, format: .binary, options: 0)
+    try! data.write(to: URL(fileURLWithPath: path))
+}
+
+/// Stores the value a case reads or writes over.
+private func setCaseValue(_ name: String, store: DefaultsStore, plain: UserDefaults, key: UserDefaultTypedKey<Int>) {
     switch name {
     case "write", "modify":
         store[key] = 1
@@ -85,22 +110,6 @@ func runInstructionCase(_ name: String, side: String, operations: Int, keys: Int
         // Only for its case: another name in the suite would move the other cases' counts.
         if name == "read-bool" { plain.set(true, forKey: "bool") }
     }
-    var computed: UserDefaultTypedKey<Int> { UserDefaultTypedKey<Int>("int", defaultValue: 0) }
-
-    let body = instructionCaseBody(name, side: side, store: store, plain: plain, suite: suite, key: key) {
-        computed
-    }
-    // Both sides run both paths first, uncounted: the library's first use (binding, registration, the
-    // watcher) and Foundation's reads. Foundation's `object(forKey:)` looks up generic metadata at every
-    // read, and how long those lookups probe depends on what the process made before: a library side
-    // that had not run the plain path, or had run first in a fresh HOME, counted 1.5 % more a read.
-    for index in 0..<min(100, operations) {
-        keep(store[key])
-        keep(plain.object(forKey: "int") as? Int)
-        body(index)
-    }
-    try? store.flush()
-    countedRegionForCallgrind(operations, body)
 }
 
 /// What one operation of a case does, on its side.

@@ -91,7 +91,6 @@ private func scalingPlot(
         let exponent = min(max(log10(max(value, 1)), lowest), highest)
         return String(format: "%.1f", top + plotHeight * (highest - exponent) / (highest - lowest))
     }
-    let colors = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"]
     var lines: [String] = [
         #"<svg xmlns="http://www.w3.org/2000/svg" width="\#(Int(width))" height="\#(Int(height))" "#
             + #"font-family="-apple-system, Helvetica, Arial, sans-serif" font-size="12">"#,
@@ -110,6 +109,23 @@ private func scalingPlot(
             #"<text x="\#(x(index))" y="\#(top + plotHeight + 20)" text-anchor="middle">\#(grouped(keys)) \#(keys == 1 ? "key" : "keys")</text>"#
         )
     }
+    lines += scalingLines(figures, x: x, y: y, legendX: width - right + 20, top: top)
+    let marker = Double(y(setHere.library)) ?? 0
+    let markerX = Double(x(1)) ?? 0
+    lines.append(##"<circle cx="\##(markerX)" cy="\##(marker)" r="5" fill="none" stroke="#d62728" stroke-width="2"/>"##)
+    lines.append(
+        #"<text x="\#(markerX + 10)" y="\#(marker - 8)">write after this process set 1,000 names</text>"#)
+    lines.append("</svg>")
+    return lines.joined(separator: "\n") + "\n"
+}
+
+/// Each operation's two lines (library solid, plain dashed) and its legend.
+private func scalingLines(
+    _ figures: [String: [Int: (library: Double, plain: Double)]], x: (Int) -> String, y: (Double) -> String,
+    legendX: Double, top: Double
+) -> [String] {
+    let colors = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"]
+    var lines: [String] = []
     for (number, operation) in scalingOperations.enumerated() {
         let color = colors[number % colors.count]
         for (side, dash) in [("library", ""), ("plain", #" stroke-dasharray="6 4""#)] {
@@ -123,19 +139,13 @@ private func scalingPlot(
         }
         let legend = top + 20 + Double(number) * 36
         lines.append(
-            #"<line x1="\#(width - right + 20)" y1="\#(legend)" x2="\#(width - right + 50)" y2="\#(legend)" "#
+            #"<line x1="\#(legendX)" y1="\#(legend)" x2="\#(legendX + 30)" y2="\#(legend)" "#
                 + #"stroke="\#(color)" stroke-width="2"/>"#)
-        lines.append(#"<text x="\#(width - right + 56)" y="\#(legend + 4)">\#(operation.label)</text>"#)
+        lines.append(#"<text x="\#(legendX + 36)" y="\#(legend + 4)">\#(operation.label)</text>"#)
         lines.append(
-            #"<line x1="\#(width - right + 20)" y1="\#(legend + 16)" x2="\#(width - right + 50)" y2="\#(legend + 16)" "#
+            #"<line x1="\#(legendX)" y1="\#(legend + 16)" x2="\#(legendX + 30)" y2="\#(legend + 16)" "#
                 + #"stroke="\#(color)" stroke-width="2" stroke-dasharray="6 4"/>"#)
-        lines.append(#"<text x="\#(width - right + 56)" y="\#(legend + 20)">plain \#(operation.label)</text>"#)
+        lines.append(#"<text x="\#(legendX + 36)" y="\#(legend + 20)">plain \#(operation.label)</text>"#)
     }
-    let marker = Double(y(setHere.library)) ?? 0
-    let markerX = Double(x(1)) ?? 0
-    lines.append(##"<circle cx="\##(markerX)" cy="\##(marker)" r="5" fill="none" stroke="#d62728" stroke-width="2"/>"##)
-    lines.append(
-        #"<text x="\#(markerX + 10)" y="\#(marker - 8)">write after this process set 1,000 names</text>"#)
-    lines.append("</svg>")
-    return lines.joined(separator: "\n") + "\n"
+    return lines
 }

@@ -81,24 +81,10 @@
             }
             var writtenByFoundation = false
             if existing != nil {
-                // Foundation's `synchronize()` rewrites the file in place, without the lock: an empty or
-                // unreadable file may be one it is writing now. Never read as "no values"; a save looks
-                // again for a while before it gives up on the file.
-                var parsed: [ExactText: Any]?
-                let started = Date()
-                while let current = existing {
-                    state.owner = current.owner
-                    let bytes = try current.readAll(path: file.path)
-                    parsed = bytes.isEmpty ? nil : Self.parse(bytes)
-                    writtenByFoundation = !bytes.starts(with: Array("bplist".utf8))
-                    guard parsed == nil, movingAsideUnreadable else { break }
-                    let beingWritten = bytes.isEmpty || bytes.first == UInt8(ascii: "<")
-                    let patience = beingWritten ? Self.foundationWritePatience : Self.halfWrittenPatience
-                    guard Date().timeIntervalSince(started) < patience else { break }
-                    Thread.sleep(forTimeInterval: Self.halfWrittenWait)
-                    existing = try FileVersion.open(file.path)
-                }
-                if let parsed {
+                let read = try readPatiently(file, &existing, waiting: movingAsideUnreadable)
+                writtenByFoundation = read.writtenByFoundation
+                state.owner = existing?.owner ?? state.owner
+                if let parsed = read.parsed {
                     state.contents = parsed
                 } else if existing != nil {
                     // A save keeps the bytes aside; either way this process goes on from what it last saw.
@@ -121,6 +107,28 @@
                 putBackWhatSynchronizeWroteOver(wrote, &state)
             }
             return state
+        }
+
+        /// Reads and parses the file `existing` holds. Foundation's `synchronize()` rewrites the file in
+        /// place, without the lock: an empty or unreadable file may be one it is writing now, never read as
+        /// "no values". With `waiting` (a save), the file is opened and read again for a while before it is
+        /// given up on; `existing` is then the version last read (nil: the file is gone).
+        func readPatiently(_ file: SuiteFile, _ existing: inout FileVersion?, waiting: Bool) throws -> (
+            parsed: [ExactText: Any]?, writtenByFoundation: Bool
+        ) {
+            let started = Date()
+            var result: (parsed: [ExactText: Any]?, writtenByFoundation: Bool) = (nil, false)
+            while let current = existing {
+                let bytes = try current.readAll(path: file.path)
+                result = (bytes.isEmpty ? nil : Self.parse(bytes), !bytes.starts(with: Array("bplist".utf8)))
+                guard result.parsed == nil, waiting else { break }
+                let beingWritten = bytes.isEmpty || bytes.first == UInt8(ascii: "<")
+                let patience = beingWritten ? Self.foundationWritePatience : Self.halfWrittenPatience
+                guard Date().timeIntervalSince(started) < patience else { break }
+                Thread.sleep(forTimeInterval: Self.halfWrittenWait)
+                existing = try FileVersion.open(file.path)
+            }
+            return result
         }
 
         /// What the suite's last plain save holds, if it is not the version this process last looked at.

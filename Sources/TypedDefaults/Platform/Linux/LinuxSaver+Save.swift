@@ -69,18 +69,7 @@
                     var state = try look(at: file, movingAsideUnreadable: true)
                     looks.append(state)
                     notice = notice ?? state.notice
-                    // This process's values that Foundation's `synchronize()` wrote over, where the file
-                    // still holds what it wrote: saved again, under the lock, so that a change another
-                    // process made since is never undone. This process's own later writes come after them.
-                    var restored: [ExactText: Any?] = [:]
-                    for (name, putBack) in putBacks where sameStoredObject(state.contents[name], putBack.found) {
-                        state.contents[name] = putBack.restore
-                        restored.updateValue(putBack.restore, forKey: name)
-                    }
-                    for (name, object) in changes {
-                        state.contents[name] = object
-                        Self.removeOtherForms(of: name, from: &state.contents)
-                    }
+                    let restored = apply(changes, to: &state)
                     let bytes = try Self.encode(state.contents)
                     let looked = known
                     known = nil
@@ -110,6 +99,23 @@
                 restorePending(changes)
                 throw error
             }
+        }
+
+        /// Puts into `state` what this save writes: first this process's values that Foundation's
+        /// `synchronize()` wrote over, where the file still holds what it wrote (saved again, under the
+        /// lock, so that a change another process made since is never undone), then `changes`. Returns
+        /// the values put back.
+        func apply(_ changes: [ExactText: Any?], to state: inout FileState) -> [ExactText: Any?] {
+            var restored: [ExactText: Any?] = [:]
+            for (name, putBack) in putBacks where sameStoredObject(state.contents[name], putBack.found) {
+                state.contents[name] = putBack.restore
+                restored.updateValue(putBack.restore, forKey: name)
+            }
+            for (name, object) in changes {
+                state.contents[name] = object
+                Self.removeOtherForms(of: name, from: &state.contents)
+            }
+            return restored
         }
 
         func otherForms(of name: String) -> [String] {

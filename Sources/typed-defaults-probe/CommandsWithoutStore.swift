@@ -1,0 +1,110 @@
+import Foundation
+import ProbeSettings
+import TypedDefaults
+
+// The commands that need no store of the suite (plain Foundation, the app's bootstrap, first calls), one
+// function each (the usage is in main.swift).
+
+/// Each command by its name.
+@MainActor let commandsWithoutStore: [String: @MainActor ([String]) -> Void] = [
+    "synchronize": synchronizeCommand,
+    "plain": plainCommand,
+    "bootstrap": bootstrapCommand,
+    "swatches": swatchesCommand,
+    "changing-default": changingDefaultCommand,
+    "first": firstCommand,
+    "main-actor-write": mainActorWriteCommand,
+    "read-archives": readArchivesCommand,
+    "plain-read": plainReadCommand,
+]
+
+@MainActor private func synchronizeCommand(_ arguments: [String]) {
+    // Saves one value the way a plain Foundation program does.
+    let defaults = UserDefaults(suiteName: arguments[1])!
+    defaults.set(7, forKey: "plain")
+    print(defaults.synchronize() ? "synchronized" : "synchronize failed")
+    exit(0)
+}
+
+@MainActor private func plainCommand(_ arguments: [String]) {
+    // What a plain Foundation program reads for the fixture's count.
+    print("count=\(UserDefaults(suiteName: arguments[1])!.object(forKey: "count") ?? "nil")")
+    exit(0)
+}
+
+@MainActor private func bootstrapCommand(_ arguments: [String]) {
+    let mode = arguments.dropFirst(2).first
+    if mode == "late" { _ = Defaults[Fixture.count] }
+    DefaultsStore.bootstrap(DefaultsStore(suiteName: arguments[1])!)
+    // twice-after-use: what the losing call of two at once may see, the winner's store already in use.
+    if mode == "twice-after-use" { _ = Defaults[Fixture.count] }
+    if mode == "twice" || mode == "twice-after-use" { DefaultsStore.bootstrap(DefaultsStore(suiteName: arguments[1])!) }
+    let settings = ProbeSettings()
+    settings.count += 1
+    countThroughDefaults()
+    try! Defaults.flush()
+    print("count=\(Defaults[.bootstrapCount])")
+    exit(0)
+}
+
+@MainActor private func swatchesCommand(_ arguments: [String]) {
+    let store = DefaultsStore(suiteName: arguments[1])!
+    print(store[.swatch].map { "\($0)" } ?? "nil")
+    print(store[.swatches].map { "\($0)" }.joined(separator: " "))
+    print(store[.swatchesByName].sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))
+    exit(0)
+}
+
+@MainActor private func changingDefaultCommand(_ arguments: [String]) {
+    let store = DefaultsStore(suiteName: arguments[1])!
+    func limit(_ value: Int) -> UserDefaultTypedKey<Int> { UserDefaultTypedKey("remoteLimit", defaultValue: value) }
+    let counter = Counter()
+    let computed = UserDefaultTypedKey<Int>("computedLimit", default: { counter.next() })
+    print("\(store[limit(10)]) \(store[limit(20)]) \(store[computed]) \(store[computed]) \(store[limit(30)])")
+    exit(0)
+}
+
+@MainActor private func firstCommand(_ arguments: [String]) {
+    guard arguments.count == 3 else { fail("first OPERATION SUITE") }
+    FirstCall.run(arguments[1], suite: arguments[2])
+    exit(0)
+}
+
+@MainActor private func mainActorWriteCommand(_ arguments: [String]) {
+    // Observes on the main actor, then writes on the main thread (top-level code runs there): prints what
+    // the observer had seen right after each write, before anything else runs.
+    let store = DefaultsStore(storage: InMemoryStorage())
+    var seen: [Int] = []
+    let token = store.observe(Fixture.count, isolation: MainActor.shared) { seen.append($0.newValue) }
+    store[Fixture.count] = 1
+    print("after first write: \(seen)")
+    store[Fixture.count] = 2
+    print("after second write: \(seen)")
+    token.cancel()
+    exit(0)
+}
+
+@MainActor private func readArchivesCommand(_ arguments: [String]) {
+    // One archive a line on stdin, in hexadecimal; each read as every archived kind, then "ok" printed.
+    let store = DefaultsStore(storage: InMemoryStorage())
+    let url = UserDefaultTypedKey<URL?>("url")
+    while let line = readLine() {
+        var bytes: [UInt8] = []
+        var digits = line.utf8.makeIterator()
+        while let high = digits.next(), let low = digits.next() {
+            bytes.append(UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16) ?? 0)
+        }
+        store.storage.set(Data(bytes), forKey: "swatch")
+        store.storage.set(Data(bytes), forKey: "swatches")
+        store.storage.set(Data(bytes), forKey: url.name)
+        _ = (store[.swatch], store[.swatches], store[url])
+        say("ok")
+    }
+    exit(0)
+}
+
+@MainActor private func plainReadCommand(_ arguments: [String]) {
+    let defaults = UserDefaults(suiteName: arguments[1])!
+    for name in arguments.dropFirst(2) { print(defaults.object(forKey: name) ?? "nil") }
+    exit(0)
+}
