@@ -108,33 +108,56 @@ func parsingPropertyListText(_ object: Any) -> Any {
     return parsed
 }
 
-/// Whether two property-list objects are equal, compared structurally (dictionary order does not count).
-func propertyListsEqual(_ first: Any?, _ second: Any?) -> Bool {
-    // Swift's own `Int` and `String` on both sides, as Foundation on Linux gives most values: compared
-    // without the casts below, which cost thousands of instructions when they fail.
-    if let first, let second {
-        let kind = type(of: first)
-        if kind == type(of: second) {
-            if kind == Int.self, let first = first as? Int, let second = second as? Int { return first == second }
-            if kind == String.self, let first = first as? String, let second = second as? String {
-                return first == second
-            }
-        }
-    }
+/// How two property-list objects are compared.
+enum PropertyListEquality {
+    /// As values: a number equals the same number of another kind (`1` and `1.0`: a default registered
+    /// as one and read back as the other), strings compare as Swift compares them. For defaults.
+    case value
+    /// Bit for bit and kind by kind: `1`, `1.0`, `"1"` and `true` all differ, a NaN equals the same NaN,
+    /// strings compare by their Unicode scalars (`"café"` composed and decomposed differ, as Foundation
+    /// keeps them). What tells a change another process saved from no change.
+    case exact
+}
+
+/// Whether two property-list objects are equal by `rule`, compared structurally (dictionary order does
+/// not count).
+func propertyListsEqual(_ first: Any?, _ second: Any?, by rule: PropertyListEquality = .value) -> Bool {
+    if let first, let second, let same = sameScalar(first, second, rule) { return same }
     guard let first = first.flatMap(unboxed), let second = second.flatMap(unboxed) else {
         return first.flatMap(unboxed) == nil && second.flatMap(unboxed) == nil
     }
     switch (first, second) {
-    case (let first as String, let second as String): return first == second
-    case (let first as Bool, let second as Bool): return first == second
-    case (let first as Date, let second as Date): return first == second
+    case (let first as String, let second as String):
+        return rule == .exact ? ExactText(first) == ExactText(second) : first == second
     case (let first as Data, let second as Data): return first == second
+    case (let first as Date, let second as Date):
+        guard rule == .exact else { return first == second }
+        return first.timeIntervalSinceReferenceDate.bitPattern == second.timeIntervalSinceReferenceDate.bitPattern
     case (let first as [Any], let second as [Any]):
-        return first.count == second.count && zip(first, second).allSatisfy(propertyListsEqual)
+        return first.count == second.count && zip(first, second).allSatisfy { propertyListsEqual($0, $1, by: rule) }
     case (let first as [String: Any], let second as [String: Any]):
         return first.count == second.count
-            && first.allSatisfy { key, value in second[key].map { propertyListsEqual(value, $0) } ?? false }
+            && first.allSatisfy { key, value in second[key].map { propertyListsEqual(value, $0, by: rule) } ?? false }
+    case (is String, _), (_, is String), (is Data, _), (_, is Data), (is Date, _), (_, is Date),
+        (is [Any], _), (_, is [Any]), (is [String: Any], _), (_, is [String: Any]):
+        return false
     default:
+        return numbersEqual(first, second, rule)
+    }
+}
+
+/// Two numbers (or Booleans) by `rule`.
+private func numbersEqual(_ first: Any, _ second: Any, _ rule: PropertyListEquality) -> Bool {
+    switch rule {
+    case .exact:
+        switch (PropertyListNumber(first), PropertyListNumber(second)) {
+        case (.bool(let first)?, .bool(let second)?): return first == second
+        case (.integer(let first)?, .integer(let second)?): return first == second
+        case (.real(let first)?, .real(let second)?): return first.bitPattern == second.bitPattern
+        default: return false
+        }
+    case .value:
+        if let first = first as? Bool, let second = second as? Bool { return first == second }
         if let first: Int64 = exactInteger(first), let second: Int64 = exactInteger(second) { return first == second }
         if let first = exactDouble(first), let second = exactDouble(second) { return first == second }
         return false
@@ -188,53 +211,21 @@ enum PropertyListNumber {
     }
 }
 
-/// Whether two stored objects are the same value of the same kind, bit for bit: what tells a change
-/// another process saved from no change. `1`, `1.0`, `"1"` and `true` all differ; a NaN equals the same
-/// NaN; strings compare by their Unicode scalars, so `"café"` composed and decomposed differ, as
-/// Foundation keeps them.
-func sameStoredObject(_ first: Any?, _ second: Any?) -> Bool {
-    if let first, let second, let same = sameScalar(first, second) { return same }
-    guard let first = first.flatMap(unboxed), let second = second.flatMap(unboxed) else {
-        return first.flatMap(unboxed) == nil && second.flatMap(unboxed) == nil
-    }
-    switch (first, second) {
-    case (let first as String, let second as String): return ExactText(first) == ExactText(second)
-    case (let first as Data, let second as Data): return first == second
-    case (let first as Date, let second as Date):
-        return first.timeIntervalSinceReferenceDate.bitPattern == second.timeIntervalSinceReferenceDate.bitPattern
-    case (let first as [Any], let second as [Any]):
-        return first.count == second.count && zip(first, second).allSatisfy(sameStoredObject)
-    case (let first as [String: Any], let second as [String: Any]):
-        return first.count == second.count
-            && first.allSatisfy { key, value in second[key].map { sameStoredObject(value, $0) } ?? false }
-    case (is String, _), (_, is String), (is Data, _), (_, is Data), (is Date, _), (_, is Date),
-        (is [Any], _), (_, is [Any]), (is [String: Any], _), (_, is [String: Any]):
-        return false
-    default:
-        switch (PropertyListNumber(first), PropertyListNumber(second)) {
-        case (.bool(let first)?, .bool(let second)?): return first == second
-        case (.integer(let first)?, .integer(let second)?): return first == second
-        case (.real(let first)?, .real(let second)?): return first.bitPattern == second.bitPattern
-        default: return false
-        }
-    }
-}
-
-/// `sameStoredObject` for two values of one of the Swift types a suite's file is read into, told by
-/// their type alone; nil for anything else. A look at a big suite compares every value it holds, and the
+/// Two values of one of Swift's own types a suite's file is read into, compared by `rule`, told by their
+/// type alone; nil for anything else. A look at a big suite compares every value it holds, and the
 /// general comparison's casts (an `Optional` box, then each kind in turn) cost about a microsecond a
 /// value: with several processes saving one suite, that was most of the time a save held the lock.
 @inline(__always)
-private func sameScalar(_ first: Any, _ second: Any) -> Bool? {
+private func sameScalar(_ first: Any, _ second: Any, _ rule: PropertyListEquality) -> Bool? {
     let kind = type(of: first)
     guard kind == type(of: second) else { return nil }
     if kind == Int.self, let first = first as? Int, let second = second as? Int { return first == second }
     if kind == String.self, let first = first as? String, let second = second as? String {
-        return ExactText(first) == ExactText(second)
+        return rule == .exact ? ExactText(first) == ExactText(second) : first == second
     }
     if kind == Bool.self, let first = first as? Bool, let second = second as? Bool { return first == second }
     if kind == Double.self, let first = first as? Double, let second = second as? Double {
-        return first.bitPattern == second.bitPattern
+        return rule == .exact ? first.bitPattern == second.bitPattern : first == second
     }
     return nil
 }

@@ -88,7 +88,9 @@ extension StorageContext {
             // Already so here (Foundation read it, or this process wrote it): nothing to bring in. What
             // reads as the registered default may be the default alone: a value equal to it is set, so
             // that listings hold it.
-            if sameStoredObject(oldObject, object), !isRegisteredDefault(oldObject, forName: name) { continue }
+            if propertyListsEqual(oldObject, object, by: .exact), !isRegisteredDefault(oldObject, forName: name) {
+                continue
+            }
             written.append((name, oldObject))
             store(object, forName: name)
         }
@@ -96,7 +98,7 @@ extension StorageContext {
         for (name, oldObject) in written {
             let newObject = storage.object(forKey: name)
             // A removal that leaves the registered default in view of a value equal to it: no read changes.
-            if sameStoredObject(oldObject, newObject) { continue }
+            if propertyListsEqual(oldObject, newObject, by: .exact) { continue }
             commits.append(numberedChange(of: name, from: oldObject, to: newObject))
         }
         return commits

@@ -79,7 +79,7 @@ extension StorageContext {
     func externalCommit(of name: String) -> Commit? {
         guard let entry = externalWatches[name] else { return nil }
         let now = storage.object(forKey: name)
-        if sameStoredObject(now, entry.last) { return nil }
+        if propertyListsEqual(now, entry.last, by: .exact) { return nil }
         externalWatches[name]?.last = now
         if cloudSync != nil { noteForSync(now, forName: name) }
         return numberedChange(of: name, from: entry.last, to: now)

@@ -42,7 +42,7 @@ extension StorageContext {
             storeAndRecord(entry.object, forName: name)
             storeAndRecord(saved, forName: CloudSync.recordName)
             let newObject = storage.object(forKey: name)
-            if sameStoredObject(oldObject, newObject) { return nil }
+            if propertyListsEqual(oldObject, newObject, by: .exact) { return nil }
             return numberedChange(of: name, from: oldObject, to: newObject)
         }
         if let commit { announce(commit) }

@@ -44,7 +44,7 @@
                 for (name, object) in contents {
                     let old = previous[name]
                     if old != nil { kept += 1 }
-                    if !puttingBack.contains(name), !sameStoredObject(object, old) {
+                    if !puttingBack.contains(name), !propertyListsEqual(object, old, by: .exact) {
                         changed.updateValue(object, forKey: name)
                     }
                 }
@@ -153,9 +153,9 @@
         func putBackWhatSynchronizeWroteOver(_ wrote: [ExactText: Any], _ state: inout FileState) {
             let cutoff = Date(timeIntervalSinceNow: -Self.clobberWindow)
             for (name, saved) in recentlySaved
-            where saved.at > cutoff && sameStoredObject(state.previous?[name], saved.object)
-                && !sameStoredObject(wrote[name], saved.object)
-                && sameStoredObject(state.contents[name], wrote[name])
+            where saved.at > cutoff && propertyListsEqual(state.previous?[name], saved.object, by: .exact)
+                && !propertyListsEqual(wrote[name], saved.object, by: .exact)
+                && propertyListsEqual(state.contents[name], wrote[name], by: .exact)
             {
                 putBacks[name] = (wrote[name], saved.object)
                 state.puttingBack.insert(name)

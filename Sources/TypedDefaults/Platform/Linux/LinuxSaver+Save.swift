@@ -107,7 +107,7 @@
         /// the values put back.
         func apply(_ changes: [ExactText: Any?], to state: inout FileState) -> [ExactText: Any?] {
             var restored: [ExactText: Any?] = [:]
-            for (name, putBack) in putBacks where sameStoredObject(state.contents[name], putBack.found) {
+            for (name, putBack) in putBacks where propertyListsEqual(state.contents[name], putBack.found, by: .exact) {
                 state.contents[name] = putBack.restore
                 restored.updateValue(putBack.restore, forKey: name)
             }
