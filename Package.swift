@@ -16,13 +16,14 @@ let package = Package(
         .executableTarget(name: "typed-defaults-demo", dependencies: ["TypedDefaults"]),
         .executableTarget(name: "typed-defaults-bench", dependencies: ["TypedDefaults"]),
         // A small program the tests start as a child process to prove persistence across processes.
-        .executableTarget(name: "typed-defaults-probe", dependencies: ["TypedDefaults", "ProbeSettings"]),
+        .executableTarget(
+            name: "typed-defaults-probe", dependencies: ["TypedDefaults", "ProbeSettings"], path: "Tests/Helpers/Probe"),
         // An app's settings module for the probe: keys and a wrapper that must follow the app's
         // `DefaultsStore.bootstrap` from another module.
-        .target(name: "ProbeSettings", dependencies: ["TypedDefaults"], path: "Tests/ProbeSettings"),
+        .target(name: "ProbeSettings", dependencies: ["TypedDefaults"], path: "Tests/Helpers/ProbeSettings"),
         // Removes, when the test run exits, the files its suites left in the real configuration folder
         // (`$XDG_CONFIG_HOME` or `$HOME/.config`): Foundation reads that folder before any test runs.
-        .target(name: "TestEnvironment", path: "Tests/TestEnvironment"),
+        .target(name: "TestEnvironment", path: "Tests/Helpers/TestEnvironment"),
         .testTarget(
             name: "TypedDefaultsTests",
             dependencies: ["TypedDefaults", "typed-defaults-probe", "TestEnvironment", "ProbeSettings"]),

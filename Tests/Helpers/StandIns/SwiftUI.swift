@@ -1,7 +1,7 @@
 // A stand-in for SwiftUI, for type-checking only: the declarations the library's SwiftUI adapter uses
 // (Platform/Apple/SwiftUI.swift), in the shapes the Xcode 16 SDKs give them (the stricter ones where
 // they differ: a main-actor `DynamicProperty`, `@isolated(any) @Sendable` binding closures). Linux has
-// no SwiftUI; `Tests/StandIns/check` builds the library against this so that the adapter meets a
+// no SwiftUI; `Tests/Helpers/StandIns/check` builds the library against this so that the adapter meets a
 // compiler here too. It is not SwiftUI: the macOS and simulator jobs of the hosted workflow are the
 // real check.
 

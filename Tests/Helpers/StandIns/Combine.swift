@@ -1,6 +1,6 @@
 // A stand-in for Combine, for type-checking only: the declarations the library's Combine and SwiftUI
 // adapters use (Platform/Apple/Combine.swift, Platform/Apple/SwiftUI.swift), in the shapes of the iOS
-// 18.3 SDK's Combine.swiftinterface. Linux has no Combine; `Tests/StandIns/check` builds the library
+// 18.3 SDK's Combine.swiftinterface. Linux has no Combine; `Tests/Helpers/StandIns/check` builds the library
 // against this. It is not Combine: the macOS and simulator jobs of the hosted workflow are the real check.
 
 public protocol Cancellable {

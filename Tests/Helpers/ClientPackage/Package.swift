@@ -8,7 +8,7 @@ let package = Package(
     name: "TypedDefaultsClient",
     // The library's minimums: SwiftPM refuses a dependency that requires more than its client.
     platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6), .visionOS(.v1)],
-    dependencies: [.package(name: "TypedDefaults", path: "../..")],
+    dependencies: [.package(name: "TypedDefaults", path: "../../..")],
     targets: [
         .executableTarget(
             name: "typed-defaults-client",
