@@ -2,8 +2,8 @@
 /// key up in.
 ///
 /// An open-addressing table found by the hash a key computed once for its name, instead of a
-/// `Dictionary`: a `Dictionary` runs the name's hash through `Hasher` again on every lookup, and that
-/// lookup was the largest part of the library's share of a read (figures in Performance.md). Names are
+/// `Dictionary`: a `Dictionary` runs the name's hash through `Hasher` again on every lookup, the largest
+/// part of the library's share of a read it would be (figures in Performance.md). Names are
 /// never removed: a storage binds each name once.
 struct BindingTable<Entry> {
     private struct Slot {

@@ -214,7 +214,7 @@ enum PropertyListNumber {
 /// Two values of one of Swift's own types a suite's file is read into, compared by `rule`, told by their
 /// type alone; nil for anything else. A look at a big suite compares every value it holds, and the
 /// general comparison's casts (an `Optional` box, then each kind in turn) cost about a microsecond a
-/// value: with several processes saving one suite, that was most of the time a save held the lock.
+/// value, and a save compares them while it holds the suite's lock.
 @inline(__always)
 private func sameScalar(_ first: Any, _ second: Any, _ rule: PropertyListEquality) -> Bool? {
     let kind = type(of: first)

@@ -109,7 +109,7 @@ func unarchivedArray<Element>(_ object: Any) -> [Element]? {
 /// The URL archived in `data` (SwiftyUserDefaults' form for a URL), read from the archive's property
 /// list without an unarchiver: an `NSURL` whose `NS.relative` is a string and whose `NS.base` is none
 /// or another such URL, a few levels at most. Anything else is nil: corelibs' unarchiver traps on an
-/// archive of another class, and recursed forever on a URL that was its own base.
+/// archive of another class, and recurses forever on a URL that is its own base.
 func unarchivedURL(from data: Data) -> URL? {
     guard let archive = KeyedArchive(data), let root = archive.root else { return nil }
     return archive.url(at: root, depth: 0)

@@ -29,6 +29,7 @@ public class UserDefaultTypedKeys: @unchecked Sendable {
 /// }
 /// ```
 public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefaultTypedKeys, @unchecked Sendable {
+    // @unchecked: immutable after init (its default closure is `@Sendable`).
     // A key holds nothing but its declaration: where it is bound in a store is kept by the store's
     // shared state, by stored name and value type, so a key object made anew on every access (a
     // computed `static var`) costs what a `static let` key costs.

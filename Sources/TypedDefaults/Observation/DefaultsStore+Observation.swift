@@ -315,8 +315,7 @@ extension DefaultsStore {
 
 /// The callback of an observation on the main actor, for a change delivered there at once.
 private final class MainActorCallback<Change>: @unchecked Sendable {
-    // @unchecked: `body` is called only on the main actor (`MainActor.assumeIsolated`), where it was made
-    // to run.
+    // @unchecked: `body` is called only on the main actor (`MainActor.assumeIsolated`), where it is meant to run.
     let body: (Change) -> Void
 
     init(_ body: @escaping (Change) -> Void) {

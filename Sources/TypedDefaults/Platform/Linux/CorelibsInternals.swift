@@ -28,9 +28,15 @@
         // of one form while another read from the file is there. Tested by
         // `aNameReadsInThisProcessWhatTheNextLaunchReads`.
 
+        // Not relied on, but what a write costs: corelibs' `set` searches a list of every name the process
+        // has set since its last successful `synchronize()` (CFXMLPreferencesDomain's dirty keys, an
+        // array), which the library never calls, as it rewrites the file in place. So a write costs more
+        // the more names this process has set, not the bigger the suite. Measured by the gate's
+        // "write Int, 1,000 keys" row and Performance.md's scaling table.
+
         /// Makes Foundation read the domain's file now: corelibs reads it at the first read of any name,
         /// and reads racing with that first one see an empty domain (four threads reading a saved suite
-        /// at once: one run in six gave three of them the default). Reading a name nobody uses does it.
+        /// at once can give some of them the default). Reading a name nobody uses does it.
         /// Tested by `threadsReadingASavedSuiteAtOnceAllSeeItsValues`.
         static func loadDomain(of defaults: UserDefaults) {
             _ = defaults.object(forKey: "TypedDefaults.load")

@@ -8,9 +8,9 @@
         /// How long a save reads an unreadable file again before it moves it aside, and how long it waits
         /// between two reads. Foundation's `synchronize()` rewrites the file in place (truncates it, then
         /// writes XML), which takes milliseconds, but a writer the scheduler stops in between leaves it
-        /// empty or half written for longer: on a loaded machine a tenth of a second was not enough, and
-        /// moving aside the file it was writing lost values (seen here). So an empty file or the start of
-        /// XML gets a second; other bytes, which nobody is writing, a tenth.
+        /// empty or half written for longer on a loaded machine, and moving aside a file being written
+        /// loses its values. So an empty file or the start of XML gets a second; other bytes, which nobody
+        /// is writing, a tenth.
         static let halfWrittenPatience: TimeInterval = 0.1
         static let foundationWritePatience: TimeInterval = 1
         static let halfWrittenWait: TimeInterval = 0.01
