@@ -116,6 +116,61 @@ import TypedDefaults
             }
         }
 
+        /// A file that is not a property list is moved aside before a save replaces it; when it cannot be
+        /// (the link fails), the save stops, says so, and the bytes stay where they were.
+        @Test func anUnreadableFileThatCannotBeMovedAsideStaysAndTheSaveIsReported() throws {
+            try withReportedErrors { _ in
+                try withSuite { suite, store in
+                    defer { SystemCallFaults.removeAll(onPathsContaining: suite) }
+                    store[key] = 1
+                    try store.flush()
+                    let file = testConfigHome.appendingPathComponent(suite + ".plist")
+                    let bytes = Data("a hand edit gone wrong".utf8)
+                    SystemCallFaults.inject(.error(EACCES), into: .link, onPathsContaining: suite)
+                    try bytes.write(to: file, options: .atomic)
+                    store[key] = 2
+                    let error = #expect(throws: DefaultsError.self) { try store.flush() }
+                    #expect(
+                        "\(error.map { "\($0)" } ?? "")".contains("cannot move aside"), "\(String(describing: error))")
+                    #expect(try Data(contentsOf: file) == bytes)
+
+                    SystemCallFaults.removeAll(onPathsContaining: suite)
+                    try store.flush()
+                    #expect(propertyList(at: file)?["count"] as? Int == 2)
+                    let kept = try FileManager.default.contentsOfDirectory(atPath: testConfigHome.path)
+                        .filter { $0.hasPrefix(suite + ".plist.unreadable-") }
+                    #expect(kept.count == 1)
+                    for name in kept {
+                        try? FileManager.default.removeItem(at: testConfigHome.appendingPathComponent(name))
+                    }
+                }
+            }
+        }
+
+        /// The save at exit: a write the process could not save is reported on standard error as it ends,
+        /// and the file keeps what it held.
+        @Test func aSaveAtExitThatFailsIsReportedAndLeavesTheFile() async throws {
+            let suite = uniqueSuiteName()
+            defer { DefaultsStore.removeSuite(named: suite) }
+            let file = testConfigHome.appendingPathComponent(suite + ".plist")
+            let store = try #require(DefaultsStore(suiteName: suite))
+            store[key] = 1
+            try store.flush()
+            let before = try Data(contentsOf: file)
+            // The child process reads the suite's name from its environment, which it inherits.
+            setenv("TYPED_DEFAULTS_EXIT_SAVE_SUITE", suite, 1)
+            let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+                let suite = ProcessInfo.processInfo.environment["TYPED_DEFAULTS_EXIT_SAVE_SUITE"] ?? ""
+                let store = DefaultsStore(suiteName: suite)!
+                SystemCallFaults.inject(.error(EIO), into: .write, onPathsContaining: suite)
+                store[UserDefaultTypedKey<Int>("count", defaultValue: 0)] = 2
+                exit(0)
+            }
+            let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+            #expect(message.contains("cannot write"), "\(message)")
+            #expect(try Data(contentsOf: file) == before)
+        }
+
         /// A save the library starts itself, a moment after a write, reports through `ErrorReporting` and
         /// saves the write once the fault is gone.
         @Test func aBackgroundSaveThatFailsIsReportedAndTheWriteIsSavedLater() throws {
