@@ -27,19 +27,20 @@ extension StorageContext {
     func storedObject(forName name: String) -> Any? {
         guard let object = storage.object(forKey: name) else { return nil }
         let record = keyRecords.withLock { $0[name] }
-        if !LaunchArguments.names.contains(name), let record {
+        let isArgument = LaunchArguments.names.contains(name)
+        if !isArgument, let record {
             if record.defaultObject == nil || !propertyListsEqual(object, record.defaultObject) { return object }
         }
-        // On Linux the saver knows what this process saved and what the file held: its answer stands when
-        // it explains what was read (a plain-API write in this process, never saved, can make it not).
+        // Past here, what was read is a launch argument or the registered default (when there is a
+        // record). On Linux the saver knows what this process saved and what the file held: its answer
+        // stands when it explains what was read (a plain-API write in this process, never saved, can make
+        // it not).
         if let saver {
             bringInDeferred(only: name)
             switch saver.knownObject(forName: name) {
             case .stored(let stored) where propertyListsEqual(stored, object):
                 return stored
-            case .absent
-            where LaunchArguments.names.contains(name)
-                || record.map { propertyListsEqual(object, $0.defaultObject) } == true:
+            case .absent where isArgument || record != nil:
                 return nil
             default: break
             }
