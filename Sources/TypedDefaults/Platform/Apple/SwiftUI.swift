@@ -63,21 +63,23 @@
         // @unchecked: the one part that is not `Sendable`, the object that tells SwiftUI to redraw, is
         // used only by SwiftUI on the main actor and by the main-actor watch in `update()`.
         @ObservedObject private var redraw = RedrawSignal()
+        /// What the property reads and writes: the same as a `@UserDefault` of the key.
+        private let property: UserDefault<Value>
+
         /// The key the property reads and writes.
-        public let key: UserDefaultTypedKey<Value>
+        public var key: UserDefaultTypedKey<Value> { property.key }
         /// The store the property reads and writes.
-        public let store: DefaultsStore
+        public var store: DefaultsStore { property.store }
 
         /// A view property for `key` in `store` (the app-wide store unless you give one).
         public init(_ key: UserDefaultTypedKey<Value>, store: DefaultsStore = Defaults) {
-            self.key = key
-            self.store = store
+            property = UserDefault(key, store: store)
         }
 
         /// The stored value; setting it writes the store.
         public var wrappedValue: Value {
-            get { store[key] }
-            nonmutating set { store[key] = newValue }
+            get { property.wrappedValue }
+            nonmutating set { property.wrappedValue = newValue }
         }
 
         /// The value as a `Binding`, for a control.
