@@ -23,13 +23,11 @@ import TypedDefaults
     let defaults = UserDefaults(suiteName: arguments[1])!
     defaults.set(7, forKey: "plain")
     print(defaults.synchronize() ? "synchronized" : "synchronize failed")
-    exit(0)
 }
 
 @MainActor private func plainCommand(_ arguments: [String]) {
     // What a plain Foundation program reads for the fixture's count.
     print("count=\(UserDefaults(suiteName: arguments[1])!.object(forKey: "count") ?? "nil")")
-    exit(0)
 }
 
 @MainActor private func bootstrapCommand(_ arguments: [String]) {
@@ -44,7 +42,6 @@ import TypedDefaults
     countThroughDefaults()
     try! Defaults.flush()
     print("count=\(Defaults[.bootstrapCount])")
-    exit(0)
 }
 
 @MainActor private func swatchesCommand(_ arguments: [String]) {
@@ -52,7 +49,6 @@ import TypedDefaults
     print(store[.swatch].map { "\($0)" } ?? "nil")
     print(store[.swatches].map { "\($0)" }.joined(separator: " "))
     print(store[.swatchesByName].sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))
-    exit(0)
 }
 
 @MainActor private func changingDefaultCommand(_ arguments: [String]) {
@@ -61,13 +57,11 @@ import TypedDefaults
     let counter = Counter()
     let computed = UserDefaultTypedKey<Int>("computedLimit", default: { counter.next() })
     print("\(store[limit(10)]) \(store[limit(20)]) \(store[computed]) \(store[computed]) \(store[limit(30)])")
-    exit(0)
 }
 
 @MainActor private func firstCommand(_ arguments: [String]) {
     guard arguments.count == 3 else { fail("first OPERATION SUITE") }
     FirstCall.run(arguments[1], suite: arguments[2])
-    exit(0)
 }
 
 @MainActor private func mainActorWriteCommand(_ arguments: [String]) {
@@ -81,7 +75,6 @@ import TypedDefaults
     store[Fixture.count] = 2
     print("after second write: \(seen)")
     token.cancel()
-    exit(0)
 }
 
 @MainActor private func readArchivesCommand(_ arguments: [String]) {
@@ -100,11 +93,9 @@ import TypedDefaults
         _ = (store[.swatch], store[.swatches], store[url])
         say("ok")
     }
-    exit(0)
 }
 
 @MainActor private func plainReadCommand(_ arguments: [String]) {
     let defaults = UserDefaults(suiteName: arguments[1])!
     for name in arguments.dropFirst(2) { print(defaults.object(forKey: name) ?? "nil") }
-    exit(0)
 }

@@ -176,6 +176,7 @@ guard arguments.count >= 2 else {
 }
 
 // Foundation's own API, for comparing where it keeps a suite with where the library saves it.
+// Each of these ends the process when it returns.
 if let command = commandsWithoutStore[arguments[0]] {
     command(arguments)
     exit(0)
