@@ -152,50 +152,62 @@ struct InstructionCounter {
     private let valgrind: String
     private let executable = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
 
-    /// Nil where valgrind is not installed.
+    /// Nil where valgrind is not installed, or where this program cannot start another (iOS, tvOS,
+    /// watchOS and visionOS have no `Process`: the benchmark builds there and says so at run time).
     init?() {
-        guard
-            let valgrind = ["/usr/bin/valgrind", "/usr/local/bin/valgrind"].first(
-                where: FileManager.default.isExecutableFile)
-        else { return nil }
-        self.valgrind = valgrind
-        // One untimed run first, outside valgrind: the first process to use the suite makes its lock file
-        // (and on a fresh HOME its folder), code no later run takes, and the generic-metadata tables
-        // Foundation's `object(forKey:)` probes at every read were laid out differently in that process: a
-        // read counted 14,859 instructions there against 14,647 in every run after it (measured in a
-        // fresh HOME, as CI has).
-        let warmUp = Process()
-        warmUp.executableURL = URL(fileURLWithPath: executable)
-        warmUp.arguments = ["--instruction-case", "read", "library", "10", "1"]
-        try? warmUp.run()
-        warmUp.waitUntilExit()
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+            return nil
+        #else
+            guard
+                let valgrind = ["/usr/bin/valgrind", "/usr/local/bin/valgrind"].first(
+                    where: FileManager.default.isExecutableFile)
+            else { return nil }
+            self.valgrind = valgrind
+            // One untimed run first, outside valgrind: the first process to use the suite makes its lock file
+            // (and on a fresh HOME its folder), code no later run takes, and the generic-metadata tables
+            // Foundation's `object(forKey:)` probes at every read were laid out differently in that process: a
+            // read counted 14,859 instructions there against 14,647 in every run after it (measured in a
+            // fresh HOME, as CI has).
+            let warmUp = Process()
+            warmUp.executableURL = URL(fileURLWithPath: executable)
+            warmUp.arguments = ["--instruction-case", "read", "library", "10", "1"]
+            try? warmUp.run()
+            warmUp.waitUntilExit()
+        #endif
     }
 
     func callAsFunction(_ name: String, _ side: String, operations: Int, keys: Int, fill: Fill = .set) -> Double {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("typed-defaults-callgrind.\(UUID())")
-        defer { try? FileManager.default.removeItem(at: output) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: valgrind)
-        process.arguments = [
-            "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=*countedRegionForCallgrind*",
-            "--callgrind-out-file=\(output.path)", executable, "--instruction-case", name, side, "\(operations)",
-            "\(keys)", fill.rawValue,
-        ]
-        process.standardError = FileHandle.nullDevice
-        // Swift seeds its hashing per process at random, which moved counts by a few percent between
-        // runs (dictionary probes in Foundation's lookups); the same seed every run removes that.
-        process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_DETERMINISTIC_HASHING": "1"]) {
-            _, new in new
-        }
-        try! process.run()
-        process.waitUntilExit()
-        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-        guard process.terminationStatus == 0,
-            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("totals:") || $0.hasPrefix("summary:") }
-            ),
-            let total = Double(line.split(separator: " ").last ?? "")
-        else { fatalError("callgrind failed for \(name) \(side) (status \(process.terminationStatus))") }
-        return total / Double(operations)
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+            fatalError("unreachable: init() gives nil where Process is missing")
+        #else
+            let output = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "typed-defaults-callgrind.\(UUID())")
+            defer { try? FileManager.default.removeItem(at: output) }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: valgrind)
+            process.arguments = [
+                "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=*countedRegionForCallgrind*",
+                "--callgrind-out-file=\(output.path)", executable, "--instruction-case", name, side, "\(operations)",
+                "\(keys)", fill.rawValue,
+            ]
+            process.standardError = FileHandle.nullDevice
+            // Swift seeds its hashing per process at random, which moved counts by a few percent between
+            // runs (dictionary probes in Foundation's lookups); the same seed every run removes that.
+            process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_DETERMINISTIC_HASHING": "1"]) {
+                _, new in new
+            }
+            try! process.run()
+            process.waitUntilExit()
+            let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+            guard process.terminationStatus == 0,
+                let line = text.split(separator: "\n").first(where: {
+                    $0.hasPrefix("totals:") || $0.hasPrefix("summary:")
+                }
+                ),
+                let total = Double(line.split(separator: " ").last ?? "")
+            else { fatalError("callgrind failed for \(name) \(side) (status \(process.terminationStatus))") }
+            return total / Double(operations)
+        #endif
     }
 }
 
@@ -218,7 +230,7 @@ private struct GateSide {
 /// Runs every case under callgrind and prints the table; returns false when a gated ratio is over.
 func runInstructionGate(check: Bool) -> Bool {
     guard let count = InstructionCounter() else {
-        print("instructions: valgrind is not installed here; the instruction gate is skipped")
+        print("instructions: valgrind is not installed here, or this system cannot start a process; the instruction gate is skipped")
         return true
     }
     var rows: [GateRow] = []

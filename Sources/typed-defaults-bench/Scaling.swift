@@ -26,7 +26,7 @@ private let scalingSizes = [1, 1_000, 10_000]
 /// Measures the table; prints it, and draws it into `svgPath` when given.
 func runScaling(svgPath: String?) {
     guard let count = InstructionCounter() else {
-        print("scaling: valgrind is not installed here")
+        print("scaling: valgrind is not installed here, or this system cannot start a process")
         return
     }
     var figures: [String: [Int: (library: Double, plain: Double)]] = [:]

@@ -54,7 +54,7 @@ let settings = DemoSettings()
 settings.launchCount += 1
 let now = Date()
 if settings.profile == nil {
-    settings.profile = Profile(name: ProcessInfo.processInfo.userName, firstLaunch: now)
+    settings.profile = Profile(name: NSUserName(), firstLaunch: now)
 }
 let stamp = ISO8601DateFormatter().string(from: now)
 settings.recentRuns = Array((["run \(settings.launchCount) at \(stamp)"] + settings.recentRuns).prefix(3))

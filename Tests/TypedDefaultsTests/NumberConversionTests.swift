@@ -142,4 +142,31 @@ struct NumberConversionTests {
             #expect(read([1.0, 2.5], as: [Double].self, default: [], in: store) == [1, 2.5])
         }
     }
+
+    /// The rule holds at any depth: a stored `true` inside a nested array or a dictionary's array is no
+    /// real either. Before, the fast path cast `[[true]]` to `[[Double]]` as `[[1.0]]`.
+    @Test(arguments: Backend.allCases)
+    func nestedCollectionsOfNSNumbersReadAsTheirSwiftValuesDo(_ backend: Backend) {
+        withStore(backend) { store in
+            let nested: [Any] = [[NSNumber(value: true)] as [Any]]
+            #expect(read(nested, as: [[Double]].self, default: [[-1]], in: store) == [[-1]])
+            #expect(read(nested, as: [[Float]].self, default: [[-1]], in: store) == [[-1]])
+            #expect(read(nested, as: [[[Double]]].self, default: [], in: store) == [])
+            #expect(read(nested, as: [Set<Double>].self, default: [[-1]], in: store) == [[-1]])
+            #expect(read(nested, as: [[Double?]].self, default: [[-1]], in: store) == [[-1]])
+            #expect(read(nested, as: [[Bool]].self, default: [], in: store) == [[true]])
+            #expect(read(nested, as: [[Int]].self, default: [], in: store) == [[1]])
+            let byName: [String: Any] = ["a": [NSNumber(value: true)] as [Any]]
+            #expect(read(byName, as: [String: [Double]].self, default: ["d": []], in: store) == ["d": []])
+            #expect(read(byName, as: [String: [Bool]].self, default: [:], in: store) == ["a": [true]])
+            let deep: [String: Any] = ["a": ["b": NSNumber(value: true)] as [String: Any]]
+            #expect(read(deep, as: [String: [String: Double]].self, default: [:], in: store) == [:])
+            let inArray: [Any] = [["b": NSNumber(value: false)] as [String: Any]]
+            #expect(read(inArray, as: [[String: Float]].self, default: [], in: store) == [])
+            let reals: [Any] = [[NSNumber(value: 1), NSNumber(value: 2.5)] as [Any]]
+            #expect(read(reals, as: [[Double]].self, default: [], in: store) == [[1, 2.5]])
+            #expect(read([[1.0, 2.5]], as: [[Double]].self, default: [], in: store) == [[1, 2.5]])
+            #expect(read(["a": [0.5]], as: [String: [Double]].self, default: [:], in: store) == ["a": [0.5]])
+        }
+    }
 }

@@ -162,6 +162,44 @@ struct MainActorWatchTests {
         }
     }
 
+    /// `UserDefaultState.update()` is not isolated (SwiftUI's `DynamicProperty` is not, in the iOS 18
+    /// SDK), so it starts the watch through `startFromAnyContext`: from the main actor or from another
+    /// thread, the watch starts once and calls on the main actor after each change.
+    @Test func aWatchStartedFromAnyThreadCallsOncePerChangeOnTheMainActor() async throws {
+        try await withSuite { _, store in
+            final class Count: @unchecked Sendable {
+                // @unchecked: read and written on the main actor only.
+                var calls = 0
+            }
+            let watch = MainActorWatch()
+            let count = Count()
+            let onChange: @MainActor @Sendable () -> Void = {
+                MainActor.preconditionIsolated("the watch ran off the main actor")
+                count.calls += 1
+            }
+            await Task.detached {
+                for _ in 0..<3 { watch.startFromAnyContext(.launchCount, in: store, onChange: onChange) }
+            }.value
+            watch.startFromAnyContext(.launchCount, in: store, onChange: onChange)
+            // A start from another thread lands on the main actor later: write until the watch hears.
+            var written = 0
+            try await waitUntil("the watch started off the main thread hears a change") {
+                if count.calls == 0 {
+                    written += 1
+                    store[.launchCount] = written
+                }
+                return count.calls >= 1
+            }
+            let control = MainActorWatch()
+            var controlCalls = 0
+            control.start(.launchCount, in: store) { controlCalls += 1 }
+            let before = count.calls
+            await Task.detached { store[.launchCount] = -1 }.value
+            try await waitUntil("the control's call") { controlCalls >= 1 }
+            #expect(count.calls == before + 1)
+        }
+    }
+
     @Test func aReleasedWatchCallsNoMore() async throws {
         try await withSuite { _, store in
             var released: MainActorWatch? = MainActorWatch()

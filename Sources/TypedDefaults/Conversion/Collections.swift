@@ -5,13 +5,41 @@ import Foundation
 // Text in property-list syntax, as launch arguments deliver it on Linux ("(a, b)", "{a = 1;}"), is
 // parsed first.
 
+/// Whether a value of `type` can hold a real at any depth (`Double`, `[[Float]]`, `[String: [Double]]`,
+/// `Double?`). A cast to such a type bridges every `NSNumber` inside, a stored `true` as the real 1.0
+/// on Apple platforms, where every number is one; the collections' fast paths skip those types.
+func canHoldReals(_ type: Any.Type) -> Bool {
+    if type is any BinaryFloatingPoint.Type { return true }
+    if let container = type as? any RealHolding.Type { return container.holdsReals }
+    return false
+}
+
+/// A generic container whose elements decide `canHoldReals`.
+protocol RealHolding {
+    static var holdsReals: Bool { get }
+}
+
+extension Array: RealHolding {
+    static var holdsReals: Bool { canHoldReals(Element.self) }
+}
+extension Set: RealHolding {
+    static var holdsReals: Bool { canHoldReals(Element.self) }
+}
+extension Dictionary: RealHolding {
+    static var holdsReals: Bool { canHoldReals(Value.self) }
+}
+extension Optional: RealHolding {
+    static var holdsReals: Bool { canHoldReals(Wrapped.self) }
+}
+
 func convertedElements<Element: UserDefaultConvertible>(_ object: Any) -> [Element]? {
     // Fast path: elements stored as exactly `Element` (strings, numbers, dates) need no conversion. A
     // cast fails at the first element of another type, and the conversion below handles those. Not for
-    // reals, unless the array is a Swift one of exactly `Element`: a cast bridges every `NSNumber`, and
-    // on Apple platforms, where every number is one, it read a stored `true` as the real 1.0, against
-    // the numbers' rule (`Numbers.swift`); the other element types bridge as that rule reads them.
-    if !(Element.self is any BinaryFloatingPoint.Type) || type(of: object) == [Element].self,
+    // elements that hold reals at any depth, unless the array is a Swift one of exactly `Element`: a
+    // cast bridges every `NSNumber`, and on Apple platforms, where every number is one, it read a stored
+    // `true` as the real 1.0 (`[[true]]` as `[[1.0]]`), against the numbers' rule (`Numbers.swift`);
+    // the other element types bridge as that rule reads them.
+    if type(of: object) == [Element].self || !canHoldReals(Element.self),
         let values = object as? [Element]
     {
         return values
@@ -100,7 +128,7 @@ extension Dictionary: UserDefaultConvertible where Key: UserDefaultDictionaryKey
     public init?(userDefaultsObject object: Any) {
         // As for arrays (`convertedElements`): real values only from a Swift dictionary of exactly them.
         if Key.self == String.self,
-            !(Value.self is any BinaryFloatingPoint.Type) || type(of: object) == [Key: Value].self,
+            type(of: object) == [Key: Value].self || !canHoldReals(Value.self),
             let values = object as? [Key: Value]
         {
             self = values

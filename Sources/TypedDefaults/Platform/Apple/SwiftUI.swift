@@ -12,7 +12,7 @@
     extension UserDefault: DynamicProperty {
         /// SwiftUI calls this before each update of a view that holds the property: the view then also
         /// hears changes made to the key by other means (another process, the plain API).
-        public func update() {
+        public nonisolated func update() {
             store.trackChangesElsewhere(of: key)
         }
     }
@@ -59,10 +59,14 @@
     /// `@AppStorage` or Defaults' `@Default` did it. It redraws through SwiftUI's own storage for an
     /// observed object, which SwiftUI keeps with the view.
     @propertyWrapper
-    public struct UserDefaultState<Value: UserDefaultConvertible>: DynamicProperty, @unchecked Sendable {
+    public struct UserDefaultState<Value: UserDefaultConvertible>: @unchecked Sendable {
         // @unchecked: the one part that is not `Sendable`, the object that tells SwiftUI to redraw, is
-        // used only by SwiftUI on the main actor and by the main-actor watch in `update()`.
-        @ObservedObject private var redraw = RedrawSignal()
+        // used only by SwiftUI on the main actor and by the main-actor watch `update()` starts.
+        @ObservedObject private var redraw: RedrawSignal
+        /// The same object as `redraw`, for `update()`: the SDK isolates an observed object's
+        /// `wrappedValue` to the main actor, and `DynamicProperty.update()` is not isolated in the iOS 18
+        /// SDK, so `update()` must not read `redraw`.
+        private let signal: RedrawSignal
         /// What the property reads and writes: the same as a `@UserDefault` of the key.
         private let property: UserDefault<Value>
 
@@ -73,6 +77,9 @@
 
         /// A view property for `key` in `store` (the app-wide store unless you give one).
         public init(_ key: UserDefaultTypedKey<Value>, store: DefaultsStore = Defaults) {
+            let signal = RedrawSignal()
+            self.signal = signal
+            _redraw = ObservedObject(wrappedValue: signal)
             property = UserDefault(key, store: store)
         }
 
@@ -89,16 +96,27 @@
             return Binding(get: { store[key] }, set: { store[key] = $0 })
         }
 
+    }
+
+    // The conformance is declared here, not on the type: an SDK that isolated `DynamicProperty` to the main
+    // actor would then isolate the whole type (its `init` too, so a view holding one could no longer be
+    // made from a nonisolated context). The iOS 18 SDK does not isolate it; this compiles either way.
+    extension UserDefaultState: DynamicProperty {
         /// SwiftUI calls this before each update of the view: the first call starts watching the key.
-        public func update() {
-            let signal = redraw.objectWillChange
-            redraw.watch.start(key, in: store) { signal.send() }
+        ///
+        /// Not isolated, whether or not an SDK isolates `DynamicProperty` to the main actor: the watch
+        /// starts on the main actor from here.
+        public nonisolated func update() {
+            let signal = signal
+            signal.watch.startFromAnyContext(key, in: store) { signal.objectWillChange.send() }
         }
     }
 
     /// What redraws a view that holds a ``UserDefaultState``: SwiftUI redraws it when this object says it
     /// will change, which `watch` makes it say after each change of the key.
-    private final class RedrawSignal: ObservableObject {
+    // @unchecked: `objectWillChange` is sent only on the main actor (from the watch's calls), and `watch`
+    // is a main-actor object; neither is stored after `init`.
+    private final class RedrawSignal: ObservableObject, @unchecked Sendable {
         let objectWillChange = ObservableObjectPublisher()
         let watch = MainActorWatch()
     }
