@@ -230,7 +230,9 @@ private struct GateSide {
 /// Runs every case under callgrind and prints the table; returns false when a gated ratio is over.
 func runInstructionGate(check: Bool) -> Bool {
     guard let count = InstructionCounter() else {
-        print("instructions: valgrind is not installed here, or this system cannot start a process; the instruction gate is skipped")
+        print(
+            "instructions: valgrind is not installed here, or this system cannot start a process;"
+                + " the instruction gate is skipped")
         return true
     }
     var rows: [GateRow] = []
