@@ -26,7 +26,9 @@ let package = Package(
         .target(name: "TestEnvironment", path: "Tests/Helpers/TestEnvironment"),
         .testTarget(
             name: "TypedDefaultsTests",
-            dependencies: ["TypedDefaults", "typed-defaults-probe", "TestEnvironment", "ProbeSettings"]),
+            dependencies: [
+                "TypedDefaults", "typed-defaults-probe", "typed-defaults-demo", "TestEnvironment", "ProbeSettings",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

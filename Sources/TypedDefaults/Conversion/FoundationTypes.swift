@@ -48,6 +48,24 @@ extension Date: UserDefaultConvertible {
     }
 }
 
+/// `text` with a leading `~` (this user's home) or `~name` resolved. On Linux `~` and `~/…` resolve
+/// against `$HOME`, the home the library saves suites under (Linux.md), not the password file's, which
+/// Foundation's `expandingTildeInPath` reads: a relative `HOME` is taken from the working directory, and
+/// an unset or empty one is `/`, as for the suites. Elsewhere, and for `~name`, Foundation resolves it.
+func expandingTilde(_ text: String) -> String {
+    #if os(Linux)
+        if text == "~" || text.hasPrefix("~/") {
+            var home = ProcessInfo.processInfo.environment["HOME"] ?? ""
+            if !home.isEmpty, !home.hasPrefix("/") {
+                home = FileManager.default.currentDirectoryPath + "/" + home
+            }
+            let path = home + text.dropFirst()
+            return path.isEmpty ? "/" : path
+        }
+    #endif
+    return NSString(string: text).expandingTildeInPath
+}
+
 extension URL: UserDefaultConvertible {
     /// Reads a URL stored as its absolute string, a plain path (`/tmp/x`, `~/x`), the dictionary form
     /// below, or the archived form that Apple's `UserDefaults.set(_:forKey:)` writes for a URL.
@@ -95,7 +113,7 @@ extension URL: UserDefaultConvertible {
         case UInt8(ascii: "/"):
             self.init(fileURLWithPath: text)
         case UInt8(ascii: "~"):
-            self.init(fileURLWithPath: NSString(string: text).expandingTildeInPath)
+            self.init(fileURLWithPath: expandingTilde(text))
         default:
             guard Self.startsWithScheme(text), let url = URL(string: text) else { return nil }
             self = url

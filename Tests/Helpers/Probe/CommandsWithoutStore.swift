@@ -16,6 +16,7 @@ import TypedDefaults
     "main-actor-write": mainActorWriteCommand,
     "read-archives": readArchivesCommand,
     "plain-read": plainReadCommand,
+    "read-url": readURLCommand,
 ]
 
 @MainActor private func synchronizeCommand(_ arguments: [String]) {
@@ -98,4 +99,14 @@ import TypedDefaults
 @MainActor private func plainReadCommand(_ arguments: [String]) {
     let defaults = UserDefaults(suiteName: arguments[1])!
     for name in arguments.dropFirst(2) { print(defaults.object(forKey: name) ?? "nil") }
+}
+
+@MainActor private func readURLCommand(_ arguments: [String]) {
+    // The URL each stored text after the suite argument reads as, through a store over memory.
+    let store = DefaultsStore(storage: InMemoryStorage())
+    let key = UserDefaultTypedKey<URL?>("url")
+    for text in arguments.dropFirst(2) {
+        store.storage.set(text, forKey: "url")
+        print(store[key]?.absoluteString ?? "nil")
+    }
 }

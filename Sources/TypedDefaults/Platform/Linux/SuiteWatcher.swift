@@ -41,7 +41,8 @@
 
         private static let events = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE)
 
-        /// Watches `file` for `saver`; the reason when the system refuses (no inotify instance or watch left).
+        /// Watches `file` for `saver`; the reason when the system refuses, named by its cause: no inotify
+        /// instance or watch left, or a folder that is missing, not a folder, or not accessible.
         func watch(_ saver: LinuxSaver, file: SuiteFile) -> String? {
             guard descriptor >= 0 else {
                 return "no inotify instance is left (\(initError.map(String.init(describing:)) ?? "?"))"
@@ -50,7 +51,18 @@
                 try add([Entry(saver: saver, file: file)], directory: file.directory)
                 return nil
             } catch {
-                return "no inotify watch is left (\(error))"
+                return Self.reason(error, directory: file.directory)
+            }
+        }
+
+        /// Why `directory` cannot be watched, from `inotify_add_watch`'s error.
+        static func reason(_ error: Errno, directory: String) -> String {
+            switch error.code {
+            case ENOSPC, EMFILE: "no inotify watch is left (\(error))"
+            case ENOENT: "its folder \(directory) does not exist and cannot be made (\(error))"
+            case ENOTDIR: "its folder \(directory) is not a folder: a part of that path is a file (\(error))"
+            case EACCES, EPERM: "its folder \(directory) is not accessible to this user (\(error))"
+            default: "its folder \(directory) cannot be watched (\(error))"
             }
         }
 
