@@ -90,6 +90,27 @@ struct KeyConflictTests {
         }
     }
 
+    /// One rule for what a nameless key's user hears (GettingStarted): the declaration once, to
+    /// `ErrorReporting`, when the key is made, even if it is only read; each refused write then as any
+    /// failed write: thrown by `set`, reported by the subscript.
+    @Test func aNamelessKeyIsReportedOnceWhenMadeThenAtEachRefusedWriteByItsOwnRoute() {
+        withReportedErrors { reported in
+            withStore(.inMemory) { store in
+                let key = UserDefaultTypedKey<Int>(defaultValue: 1)
+                #expect(reported.all == [.namelessKey(key: key.description)])
+                #expect(key.description.contains("KeyConflictTests.swift:"))
+                #expect(store[key] == 1)
+                #expect(reported.all.count == 1)
+                for _ in 0..<2 {
+                    #expect(throws: DefaultsError.namelessKey(key: key.description)) { try store.set(2, for: key) }
+                }
+                #expect(reported.all.count == 1, "a thrown write was reported too: \(reported.all)")
+                store[key] = 3
+                #expect(reported.all.count == 2)
+            }
+        }
+    }
+
     /// A computed `static var` takes its property's name, and an explicit name is never refused, even
     /// one that begins with a capital letter.
     @Test func namedAndComputedKeysAreNotRefused() {

@@ -42,6 +42,32 @@ import TypedDefaults
         ]
     }
 
+    /// Where HOME is unset or empty, Foundation keeps suites in `/.config`, which a test run as root
+    /// would create on the machine. Such a probe runs as root in a root folder of its own: a private
+    /// mount namespace whose `/` is `folder`, with every top-level folder of the real one bound into it
+    /// but for `/.config`, which is `folder/.config` there. Empty for other environments and other
+    /// users, who cannot write `/`.
+    func privateRoot(_ environment: ProbeEnvironment, in folder: URL) -> [String] {
+        let homeless = environment.unsetting.contains("HOME") || environment.variables["HOME"] == ""
+        guard homeless, geteuid() == 0 else { return [] }
+        let script = """
+            set -e
+            new="$1"; shift
+            work="$(pwd)"
+            mkdir -p "$new"
+            for entry in /* /.[!.]*; do
+                [ -e "$entry" ] || [ -L "$entry" ] || continue
+                name="${entry#/}"
+                [ "$name" = ".config" ] && continue
+                if [ -L "$entry" ]; then [ -L "$new/$name" ] || ln -s "$(readlink "$entry")" "$new/$name"
+                elif [ -d "$entry" ]; then mkdir -p "$new/$name"; mount --rbind "$entry" "$new/$name"
+                fi
+            done
+            exec chroot "$new" sh -c 'cd "$1" && shift && exec "$@"' sh "$work" "$@"
+            """
+        return ["/usr/bin/unshare", "--mount", "--propagation", "private", "sh", "-c", script, "sh", folder.path]
+    }
+
     @Suite("Saved where Foundation reads, whatever HOME and XDG_CONFIG_HOME say")
     struct SaveLocationTests {
         /// The files named `fileName` under `root`, and at `/.config`, where Foundation goes without a HOME.
@@ -72,9 +98,11 @@ import TypedDefaults
             try withTemporaryFolder { root in
                 let suite = uniqueSuiteName()
                 let variables = environment.variables(in: root)
+                let wrapper = privateRoot(environment, in: root.appendingPathComponent("private-root"))
                 func run(_ command: String) throws -> ProbeProcess.Output {
                     try ProbeProcess.run(
-                        [command, suite], environment: variables, unsetting: environment.unsetting, directory: root)
+                        [command, suite], environment: variables, unsetting: environment.unsetting, directory: root,
+                        wrapper: wrapper)
                 }
                 defer { removeFiles(of: [suite], under: root) }
 
@@ -127,13 +155,16 @@ import TypedDefaults
             try withTemporaryFolder { root in
                 let suite = uniqueSuiteName()
                 let variables = environment.variables(in: root)
+                let wrapper = privateRoot(environment, in: root.appendingPathComponent("private-root"))
                 func run(_ arguments: [String]) throws -> ProbeProcess.Output {
                     try ProbeProcess.run(
-                        arguments, environment: variables, unsetting: environment.unsetting, directory: root)
+                        arguments, environment: variables, unsetting: environment.unsetting, directory: root,
+                        wrapper: wrapper)
                 }
                 func start(_ arguments: [String]) throws -> ProbeProcess {
                     try ProbeProcess(
-                        arguments, environment: variables, unsetting: environment.unsetting, directory: root)
+                        arguments, environment: variables, unsetting: environment.unsetting, directory: root,
+                        wrapper: wrapper)
                 }
                 let (exited, killed, writers) = (suite + ".exited", suite + ".killed", suite + ".writers")
                 defer { removeFiles(of: [suite, exited, killed, writers], under: root) }

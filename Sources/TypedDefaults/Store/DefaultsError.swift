@@ -27,7 +27,9 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// is then the type's name, which every such key of the type would share), a function or a closure.
     /// Its writes are refused (thrown by `set` and `modify`, reported by the subscript and the
     /// wrapper), and reads give its default, so no value is ever stored under a name another key got
-    /// the same way. Reported once when the key is made, and at each refused write.
+    /// the same way. Reported once to ``ErrorReporting`` when the key is made (its first use, a read or
+    /// a write), naming its declaration; then at each refused write, thrown by `set` and `modify` and
+    /// reported by the subscript and the wrapper.
     case namelessKey(key: String)
     /// The cloud refused a synced value (`key`) or values (`nil`: over its quota): they stay on this
     /// device and are not pushed until they change.

@@ -62,17 +62,23 @@ struct ProbeProcess {
     private let errors = Pipe()
 
     /// Starts the probe with `environment` over the tests' own, without the variables in `unsetting`,
-    /// in `directory` when given.
+    /// in `directory` when given, and inside `wrapper` (a command that runs the probe, given its path and
+    /// arguments after its own) when given.
     init(
         _ arguments: [String], environment: [String: String] = [:], unsetting: [String] = [],
-        directory: URL? = nil
+        directory: URL? = nil, wrapper: [String] = []
     ) throws {
         guard let executable = Self.executable else {
             throw CocoaError(
                 .fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "typed-defaults-probe is not built"])
         }
-        process.executableURL = executable
-        process.arguments = arguments
+        if let command = wrapper.first {
+            process.executableURL = URL(fileURLWithPath: command)
+            process.arguments = wrapper.dropFirst() + [executable.path] + arguments
+        } else {
+            process.executableURL = executable
+            process.arguments = arguments
+        }
         // No crash backtracer: a probe that stops on purpose (a debug build's trap) must end at once. Under
         // ThreadSanitizer the backtracer it starts was seen still running nine minutes later, holding the
         // probe's pipes open, so the test waiting for the probe's output never ended. The trap's message
@@ -90,9 +96,11 @@ struct ProbeProcess {
 
     /// Runs the probe to the end.
     static func run(
-        _ arguments: [String], environment: [String: String] = [:], unsetting: [String] = [], directory: URL? = nil
+        _ arguments: [String], environment: [String: String] = [:], unsetting: [String] = [], directory: URL? = nil,
+        wrapper: [String] = []
     ) throws -> Output {
-        let probe = try ProbeProcess(arguments, environment: environment, unsetting: unsetting, directory: directory)
+        let probe = try ProbeProcess(
+            arguments, environment: environment, unsetting: unsetting, directory: directory, wrapper: wrapper)
         try probe.input.fileHandleForWriting.close()
         return probe.finish()
     }
