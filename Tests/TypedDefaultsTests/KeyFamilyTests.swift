@@ -37,6 +37,27 @@ struct KeyFamilyTests {
         }
     }
 
+    /// A listing decides by Unicode scalars where a prefix decides: a member id that begins with a
+    /// combining mark, a joiner or a variation selector is listed by its family, and a store's prefix
+    /// lists and removes such names. Before, `hasPrefix` merged the mark into the prefix's last character
+    /// and 3 of these 4 ids were stored and readable but never listed.
+    @Test(arguments: [Backend.userDefaultsSuite, .inMemory, .minimalCustom])
+    func idsThatBeginWithAMarkAreListedByTheirFamilyAndPrefix(_ backend: Backend) {
+        let ids = ["\u{301}accent", "\u{200D}joiner", "\u{FE0F}selector", "plain"]
+        withStore(backend) { store in
+            for id in ids { store[.forumTheme[id]] = .light }
+            #expect(Set(UserDefaultTypedKeys.forumTheme.members(in: store).map { Array($0.unicodeScalars) })
+                == Set(ids.map { Array($0.unicodeScalars) }))
+        }
+        withStore(backend, keyPrefix: "p-") { store in
+            for id in ids { store[UserDefaultTypedKey<Int>(id, defaultValue: 0)] = 1 }
+            #expect(store.snapshot().count == ids.count, "\(store.snapshot().keys.map { Array($0.unicodeScalars) })")
+            store.removeAll()
+            #expect(store.snapshot().isEmpty)
+            for id in ids { #expect(store[UserDefaultTypedKey<Int>(id, defaultValue: 0)] == 0, "\(id.unicodeScalars.map(\.value))") }
+        }
+    }
+
     /// A type that declares `UserDefaultJSONData` is stored as JSON data, which SwiftyUserDefaults and
     /// Foil read; it reads back, and so does JSON text.
     @Test func aCodableValueInThePeersFormIsStoredAsJSONData() throws {

@@ -29,3 +29,13 @@ struct ExactText: Hashable, Sendable {
 func isASCII(_ text: String) -> Bool {
     text.utf8.withContiguousStorageIfAvailable { !$0.contains { $0 >= 0x80 } } ?? text.utf8.allSatisfy { $0 < 0x80 }
 }
+
+/// `name` without `prefix`, when `name` begins with exactly `prefix`'s Unicode scalars; else nil. Not
+/// `hasPrefix`, which compares whole characters: a name whose rest begins with a combining mark
+/// (U+0301), a joiner (U+200D) or a variation selector (U+FE0F) merges that mark into the prefix's last
+/// character, and `hasPrefix` says no. Where a prefix decides what a listing holds, it decides by this.
+func suffix(of name: String, after prefix: String) -> String? {
+    guard name.utf8.starts(with: prefix.utf8) else { return nil }
+    let start = name.utf8.index(name.utf8.startIndex, offsetBy: prefix.utf8.count)
+    return String(name.unicodeScalars[start...])
+}

@@ -46,6 +46,6 @@ public final class UserDefaultKeyFamily<Value: UserDefaultConvertible>: UserDefa
 
     /// The ids of the members with a value stored in `store` (under its prefix), sorted.
     public func members(in store: DefaultsStore) -> [String] {
-        store.snapshot().keys.filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }.sorted()
+        store.snapshot().keys.compactMap { suffix(of: $0, after: prefix) }.sorted()
     }
 }

@@ -29,8 +29,9 @@ extension DefaultsStore {
     /// and launch arguments are left out. For debug screens and logs.
     public func snapshot() -> [String: Any] {
         var values: [String: Any] = [:]
-        for (name, object) in storedObjects() where name.hasPrefix(keyPrefix) && !Self.ownNames.contains(name) {
-            values[String(name.dropFirst(keyPrefix.count))] = plainPropertyList(object)
+        for (name, object) in storedObjects() where !Self.ownNames.contains(name) {
+            guard let unprefixed = suffix(of: name, after: keyPrefix) else { continue }
+            values[unprefixed] = plainPropertyList(object)
         }
         return values
     }
@@ -53,7 +54,7 @@ extension DefaultsStore {
 
     private func removeAll(keeping kept: Set<String>) {
         for name in storedObjects().keys
-        where name.hasPrefix(keyPrefix) && !kept.contains(name) && !Self.ownNames.contains(name) {
+        where suffix(of: name, after: keyPrefix) != nil && !kept.contains(name) && !Self.ownNames.contains(name) {
             write(nil, forStoredName: name)
         }
     }
