@@ -228,6 +228,10 @@ private let correctCode = """
         required init?(coder: NSCoder) { path = coder.decodeObject(of: NSString.self, forKey: "path") as String? ?? "" }
         func encode(with coder: NSCoder) { coder.encode(path as NSString, forKey: "path") }
     }
+    /// An enum with a raw value that asks for the peers' JSON data (this gave "multiple matching
+    /// initializers" before).
+    enum Mode: String, Codable, UserDefaultJSONData { case simple, advanced }
+    func useMode() { Defaults[UserDefaultTypedKey<Mode>("mode", defaultValue: .simple)] = .advanced }
     func useBookmarks() {
         Defaults[UserDefaultTypedKey<Bookmark?>("bookmark")] = Bookmark(path: "/a")
         Defaults[UserDefaultTypedKey<ArchivedBookmark?>("archived")] = ArchivedBookmark(path: "/b")

@@ -13,6 +13,11 @@ private struct Wallet: Codable, Equatable, UserDefaultJSONData {
     var currency: String
 }
 
+/// An enum with a raw value that asks for the peers' JSON data.
+private enum Mode: String, Codable, UserDefaultJSONData {
+    case simple, advanced
+}
+
 @Suite("Key families, and Codable values in the peers' form")
 struct KeyFamilyTests {
     /// Members of a family are keys built at run time from one declaration: each reads the family's
@@ -56,6 +61,23 @@ struct KeyFamilyTests {
             #expect(store.snapshot().isEmpty)
             for id in ids { #expect(store[UserDefaultTypedKey<Int>(id, defaultValue: 0)] == 0, "\(id.unicodeScalars.map(\.value))") }
         }
+    }
+
+    /// An enum with a raw value that declares `UserDefaultJSONData` compiles and stores what it declares,
+    /// JSON data; JSON text and a stored raw value (SwiftyUserDefaults' form for an enum) read too.
+    @Test func anEnumWithARawValueInThePeersJSONFormStoresJSONData() throws {
+        let store = DefaultsStore(storage: InMemoryStorage())
+        let key = UserDefaultTypedKey<Mode>("mode", defaultValue: .simple)
+        store[key] = .advanced
+        let data = try #require(store.storage.object(forKey: "mode") as? Data)
+        #expect(String(decoding: data, as: UTF8.self) == #""advanced""#)
+        #expect(store[key] == .advanced)
+        store.storage.set("advanced", forKey: "mode")
+        #expect(store[key] == .advanced)
+        store.storage.set("neither", forKey: "mode")
+        #expect(store[key] == .simple)
+        store.storage.set(#""advanced""#, forKey: "mode")
+        #expect(store[key] == .advanced)
     }
 
     /// A type that declares `UserDefaultJSONData` is stored as JSON data, which SwiftyUserDefaults and

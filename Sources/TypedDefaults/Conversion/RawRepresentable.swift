@@ -1,3 +1,5 @@
+import Foundation
+
 /// Enums with raw values and option sets store their raw value: declare the conformance and nothing
 /// else.
 ///
@@ -34,4 +36,23 @@ extension UserDefaultConvertible where Self: RawRepresentable & Codable, RawValu
     }
     /// The raw value's form.
     @inlinable public var userDefaultsObject: Any? { rawValue.userDefaultsObject }
+}
+
+/// A type with a raw value that also declares ``UserDefaultJSONData`` (`enum Mode: String, Codable,
+/// UserDefaultJSONData`) stores what it declares, JSON `Data`; this most specific extension settles which
+/// of the two applies. It reads JSON stored as data or text, and a stored raw value too (what
+/// SwiftyUserDefaults writes for such a type).
+extension UserDefaultConvertible where Self: RawRepresentable & UserDefaultJSONData, RawValue: UserDefaultConvertible {
+    /// Reads the value as JSON; else the raw value, then the case it names.
+    public init?(userDefaultsObject object: Any) {
+        if let value: Self = decodedJSON(object) {
+            self = value
+        } else if let rawValue = RawValue(userDefaultsObject: object), let value = Self(rawValue: rawValue) {
+            self = value
+        } else {
+            return nil
+        }
+    }
+    /// The value encoded as JSON `Data` (keys sorted), or `nil` when encoding fails.
+    public var userDefaultsObject: Any? { encodedJSON(self).map { Data($0.utf8) } }
 }
