@@ -141,6 +141,31 @@ import TypedDefaults
             }
         }
 
+        /// Both forms of a name written within one save window: the last write is what the file, and so
+        /// the next launch, holds, in every round. Before, both writes were pending and the save applied
+        /// them in the dictionary's order: 3 of 24 runs saved the first one. 200 rounds, each with names of
+        /// its own (so each has its own dictionary order), and both orders of the two forms.
+        @Test func theLastOfTwoFormsWrittenInOneSaveWindowIsSaved() throws {
+            try withSuite { suite, store in
+                let file = testConfigHome.appendingPathComponent(suite + ".plist")
+                var wrong: [String] = []
+                for round in 0..<200 {
+                    let composed = "caf\u{E9}\(round)"
+                    let decomposed = "cafe\u{301}\(round)"
+                    let (first, last) = round.isMultiple(of: 2) ? (composed, decomposed) : (decomposed, composed)
+                    store[UserDefaultTypedKey<Int>(first, defaultValue: 0)] = 1
+                    store[UserDefaultTypedKey<Int>(last, defaultValue: 0)] = 2
+                    try store.flush()
+                    let saved = try #require(propertyList(at: file))
+                    let forms = saved.keys.filter { $0 == last }.map { Array($0.unicodeScalars) }
+                    if forms != [Array(last.unicodeScalars)] || saved[last] as? Int != 2 {
+                        wrong.append("round \(round): \(forms.count) forms, \(saved[last] ?? "nil")")
+                    }
+                }
+                #expect(wrong.isEmpty, "\(wrong.count) of 200 rounds saved the other form: \(wrong.prefix(3))")
+            }
+        }
+
         /// Another process saved the composed form; this one writes the decomposed form through a key:
         /// each form then reads the same in this process, through the plain API, and in the next launch.
         @Test func aNameReadsInThisProcessWhatTheNextLaunchReads() throws {

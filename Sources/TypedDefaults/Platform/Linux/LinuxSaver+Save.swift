@@ -142,9 +142,11 @@
         /// Keeps what failed to save for the next attempt; a name written since is pending with its newer
         /// value.
         func restorePending(_ changes: [ExactText: Any?]) {
+            let forms = changes.keys.map { (name: $0, others: otherForms(of: $0.text)) }
             pending.withLock { state in
-                for (name, object) in changes where state.changes[name] == nil {
-                    state.changes.updateValue(object, forKey: name)
+                for (name, others) in forms
+                where state.changes[name] == nil && !others.contains(where: { state.changes[ExactText($0)] != nil }) {
+                    state.changes.updateValue(changes[name]!, forKey: name)
                 }
             }
         }

@@ -32,8 +32,16 @@
 
         struct Pending {
             /// The names this process wrote and has not saved yet, with their last object (nil: removed).
+            /// One form of a name at most: a write of one form replaces the others' pending writes, as it
+            /// replaces them in Foundation's memory and, at the save, in the file.
             var changes: [ExactText: Any?] = [:]
             var saveScheduled = false
+
+            /// Records a write of `name`, whose other forms (composed, decomposed) are `otherForms`.
+            mutating func record(_ object: Any?, for name: ExactText, otherForms: [String]) {
+                for other in otherForms { changes[ExactText(other)] = nil }
+                changes.updateValue(object, forKey: name)
+            }
         }
 
         /// The domain's name, as errors name it.
@@ -137,8 +145,9 @@
         // MARK: Writes
 
         func recordWrite(_ object: Any?, forName name: String) {
+            let others = otherForms(of: name)
             let mustSchedule = pending.withLock { state -> Bool in
-                state.changes.updateValue(object, forKey: ExactText(name))
+                state.record(object, for: ExactText(name), otherForms: others)
                 defer { state.saveScheduled = true }
                 return !state.saveScheduled
             }
