@@ -51,15 +51,18 @@ struct KeyFamilyTests {
         let ids = ["\u{301}accent", "\u{200D}joiner", "\u{FE0F}selector", "plain"]
         withStore(backend) { store in
             for id in ids { store[.forumTheme[id]] = .light }
-            #expect(Set(UserDefaultTypedKeys.forumTheme.members(in: store).map { Array($0.unicodeScalars) })
-                == Set(ids.map { Array($0.unicodeScalars) }))
+            #expect(
+                Set(UserDefaultTypedKeys.forumTheme.members(in: store).map { Array($0.unicodeScalars) })
+                    == Set(ids.map { Array($0.unicodeScalars) }))
         }
         withStore(backend, keyPrefix: "p-") { store in
             for id in ids { store[UserDefaultTypedKey<Int>(id, defaultValue: 0)] = 1 }
             #expect(store.snapshot().count == ids.count, "\(store.snapshot().keys.map { Array($0.unicodeScalars) })")
             store.removeAll()
             #expect(store.snapshot().isEmpty)
-            for id in ids { #expect(store[UserDefaultTypedKey<Int>(id, defaultValue: 0)] == 0, "\(id.unicodeScalars.map(\.value))") }
+            for id in ids {
+                #expect(store[UserDefaultTypedKey<Int>(id, defaultValue: 0)] == 0, "\(id.unicodeScalars.map(\.value))")
+            }
         }
     }
 

@@ -13,7 +13,9 @@ import Testing
                 try Data("x".utf8).write(to: file)
                 let output = try ProbeProcess.run(
                     ["write", uniqueSuiteName()], environment: ["HOME": file.path], unsetting: ["XDG_CONFIG_HOME"])
-                #expect(output.standardError.contains("its folder \(file.path)/.config is not a folder"), "\(output.standardError)")
+                #expect(
+                    output.standardError.contains("its folder \(file.path)/.config is not a folder"),
+                    "\(output.standardError)")
                 #expect(!output.standardError.contains("no inotify watch is left"), "\(output.standardError)")
             }
         }

@@ -6,9 +6,9 @@ extension BinaryPropertyList {
     struct Reader {
         let bytes: [UInt8]
         let top: Int
-        private let objectCount: Int
+        let objectCount: Int
         private let offsetSize: Int
-        private let referenceSize: Int
+        let referenceSize: Int
         private let tableOffset: Int
         /// Whether a UID (the references of a keyed archive) reads, as an `ArchiveUID`; a domain's file
         /// never holds one.
@@ -38,7 +38,7 @@ extension BinaryPropertyList {
         }
 
         /// Where object `index` starts, checked against the bytes; nil for a bad index or offset.
-        private func offset(ofObject index: Int) -> Int? {
+        func offset(ofObject index: Int) -> Int? {
             guard index < objectCount,
                 let offset = Self.bigEndian(bytes, at: tableOffset + index * offsetSize, size: offsetSize),
                 offset >= 8, offset < tableOffset
@@ -197,7 +197,7 @@ extension BinaryPropertyList {
 
         /// Where the contents of a string, data or collection object start and how many units they
         /// have, checked to lie before the offset table.
-        private func contents(at offset: Int, unitSize: Int) -> (start: Int, count: Int)? {
+        func contents(at offset: Int, unitSize: Int) -> (start: Int, count: Int)? {
             var count = Int(bytes[offset] & 0x0F)
             var start = offset + 1
             if count == 0x0F {
@@ -234,7 +234,7 @@ extension BinaryPropertyList {
 
         /// The unsigned big-endian number of `size` bytes at `position`, as an `Int`; nil when it is
         /// out of bounds or does not fit.
-        private static func bigEndian(_ bytes: [UInt8], at position: Int, size: Int) -> Int? {
+        static func bigEndian(_ bytes: [UInt8], at position: Int, size: Int) -> Int? {
             guard let value = unsigned(bytes, at: position, size: size), value <= UInt64(Int.max) else {
                 return nil
             }

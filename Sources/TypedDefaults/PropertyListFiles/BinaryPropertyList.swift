@@ -39,7 +39,7 @@ enum BinaryPropertyList {
     /// The property list in `bytes` with a keyed archive's UIDs read as ``ArchiveUID``s, or nil when it
     /// is not a binary property list of the kinds above, or is malformed in any way.
     static func decodeArchive(_ bytes: [UInt8]) -> Any? {
-        guard var reader = Reader(bytes) else { return nil }
+        guard !expandsBeyondBudget(bytes), var reader = Reader(bytes) else { return nil }
         reader.readsUIDs = true
         return reader.object(at: reader.top, depth: 0)
     }

@@ -11,9 +11,7 @@
         /// takes for equal, and Foundation keeps both.
         static func parse(_ bytes: [UInt8]) -> [ExactText: Any]? {
             if let dictionary = BinaryPropertyList.decode(bytes) { return dictionary }
-            // Foundation's parser crashes on a set and reads a domain with a UID as empty: such a file is
-            // one the library cannot read.
-            if BinaryPropertyList.holdsSetOrUID(bytes) { return nil }
+            if isRefusedOutright(bytes) { return nil }
             guard let parsed = try? PropertyListSerialization.propertyList(from: Data(bytes), format: nil),
                 let dictionary = parsed as? [String: Any]
             else { return nil }
@@ -25,6 +23,14 @@
                 return dictionary
             }
             return Dictionary(uniqueKeysWithValues: dictionary.map { (ExactText($0), $1) })
+        }
+
+        /// Whether `bytes` is a file no reader may be handed, however long one waits for it: a binary
+        /// property list with a set (Foundation's parser crashes) or a UID (it reads the domain as empty),
+        /// or one that expands far beyond its size, cycles or nests too deep (Foundation builds it in full
+        /// or overflows its stack; `BinaryPropertyList.expandsBeyondBudget`).
+        static func isRefusedOutright(_ bytes: [UInt8]) -> Bool {
+            BinaryPropertyList.holdsSetOrUID(bytes) || BinaryPropertyList.expandsBeyondBudget(bytes)
         }
 
         static func encode(_ contents: [ExactText: Any]) throws -> [UInt8] {

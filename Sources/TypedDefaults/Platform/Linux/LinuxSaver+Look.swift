@@ -35,6 +35,8 @@
             var writtenByFoundation = false
             /// The version `contents` were read from; nil when there was no file, or it was unreadable.
             var read: FileVersion?
+            /// The file is one no reader may be handed (`isRefusedOutright`), not one being written.
+            var refusedOutright = false
 
             /// The names whose value differs from what the file held when this process last looked.
             var changedElsewhere: [ExactText: Any?] {
@@ -87,6 +89,7 @@
                 if let parsed = read.parsed {
                     state.contents = parsed
                 } else if existing != nil {
+                    state.refusedOutright = read.refusedOutright
                     // A save keeps the bytes aside; either way this process goes on from what it last saw.
                     if movingAsideUnreadable {
                         state.notice = .unreadableFileKept(suite: domain, path: try file.moveAside())
@@ -114,14 +117,19 @@
         /// "no values". With `waiting` (a save), the file is opened and read again for a while before it is
         /// given up on; `existing` is then the version last read (nil: the file is gone).
         func readPatiently(_ file: SuiteFile, _ existing: inout FileVersion?, waiting: Bool) throws -> (
-            parsed: [ExactText: Any]?, writtenByFoundation: Bool
+            parsed: [ExactText: Any]?, writtenByFoundation: Bool, refusedOutright: Bool
         ) {
             let started = Date()
-            var result: (parsed: [ExactText: Any]?, writtenByFoundation: Bool) = (nil, false)
+            var result: (parsed: [ExactText: Any]?, writtenByFoundation: Bool, refusedOutright: Bool) = (
+                nil, false, false
+            )
             while let current = existing {
                 let bytes = try current.readAll(path: file.path)
-                result = (bytes.isEmpty ? nil : Self.parse(bytes), !bytes.starts(with: Array("bplist".utf8)))
-                guard result.parsed == nil, waiting else { break }
+                let parsed = bytes.isEmpty ? nil : Self.parse(bytes)
+                let refused = parsed == nil && !bytes.isEmpty && Self.isRefusedOutright(bytes)
+                result = (parsed, !bytes.starts(with: Array("bplist".utf8)), refused)
+                // A file refused outright is complete: waiting would not make it readable.
+                guard result.parsed == nil, waiting, !refused else { break }
                 let beingWritten = bytes.isEmpty || bytes.first == UInt8(ascii: "<")
                 let patience = beingWritten ? Self.foundationWritePatience : Self.halfWrittenPatience
                 guard Date().timeIntervalSince(started) < patience else { break }

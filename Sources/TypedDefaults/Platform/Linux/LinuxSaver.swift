@@ -213,10 +213,23 @@
             isPrepared = true
         }
 
-        /// Takes what the file holds as the version this process knows.
+        /// Takes what the file holds as the version this process knows. Called before Foundation reads the
+        /// file: one that no reader may be handed (`isRefusedOutright`: a set, an expansion far beyond its
+        /// size, a cycle) is moved aside now, under the suite's lock, and reported, so that Foundation's
+        /// first read finds none instead of crashing or building gigabytes.
         func lookOnce() {
             guard let file else { return }
-            withSaving { _ = try? look(at: file, movingAsideUnreadable: false) }
+            let notice: DefaultsError? = withSaving {
+                guard let state = try? look(at: file, movingAsideUnreadable: false), state.refusedOutright else {
+                    return nil
+                }
+                do {
+                    return try withFileLock(file) { try look(at: file, movingAsideUnreadable: true).notice }
+                } catch {
+                    return reported(error)
+                }
+            }
+            if let notice { ErrorReporting.report(notice) }
         }
 
         /// Called by the watcher when the file may have changed: brings in what someone else saved.
