@@ -140,7 +140,8 @@ for (key, type, value) in rows {
 if let saveError {
     errors.print("\(saveError)")
     errors.print(
-        "typed-defaults-demo: launch \(settings.launchCount) was NOT saved to \(storageLocation()): the next run will show the same count")
+        "typed-defaults-demo: launch \(settings.launchCount) was NOT saved to \(storageLocation()): the next run will show the same count"
+    )
     exit(1)
 }
 print("\nRun it again: launchCount goes up by one. Try `-theme dark`, or `--reset` to start over.")
