@@ -92,6 +92,14 @@ struct ActorObservationTests {
         #expect(output.lines == ["after first write: [1]", "after second write: [1, 2]"], "\(output.standardError)")
     }
 
+    /// The same in a main-actor task that has waited, as a view model's method in an async program: on
+    /// Linux the main actor then runs off the main thread, and the writer's isolation decides. Before,
+    /// the check was `Thread.isMainThread`, and the observer ran after the next line (`[]`, then `[1]`).
+    @Test func anObserverOnTheMainActorRunsInsideAWriteMadeThereAfterAnAwait() throws {
+        let output = try ProbeProcess.run(["main-actor-write-after-await", "-"])
+        #expect(output.lines == ["after first write: [1]", "after second write: [1, 2]"], "\(output.standardError)")
+    }
+
     @Test func initialCallsTheClosureBeforeObserveReturns() {
         withStore { store in
             store[.theme] = .dark

@@ -178,10 +178,12 @@ extension DefaultsStore {
         addObserver(of: key) { change, _ in onChange(change) }
     }
 
-    /// Registers a callback for the changes of `key`, with each change's number in the storage's order;
-    /// with `inCommitOrder`, called in that order (see `Observer.init`).
+    /// Registers a callback for the changes of `key`, with each change's number in the storage's order,
+    /// called in that order, one at a time (see `Observer.init`): every kind of observer (callbacks,
+    /// actors', streams, publishers) gets a key's changes in the order they were made, never one inside
+    /// another's delivery to it.
     private func addObserver<Value>(
-        of key: UserDefaultTypedKey<Value>, inCommitOrder: Bool = false,
+        of key: UserDefaultTypedKey<Value>, inCommitOrder: Bool = true,
         _ onChange: @escaping @Sendable (DefaultsChange<Value>, _ sequence: UInt64) -> Void
     ) -> Observer {
         let observer = Observer(name: storedName(key), registry: context.observers, inCommitOrder: inCommitOrder) {
@@ -217,8 +219,10 @@ extension DefaultsStore {
         }
         let direct = (isolation as AnyObject) === MainActor.shared ? MainActorCallback(onChange) : nil
         let send: @Sendable (Change) -> Void = { change in
-            // The queue's task runs on the main actor too, so on the main thread it is not running now.
-            if let direct, Thread.isMainThread, queued.withLock({ $0 == 0 }) {
+            // The queue's task runs on the main actor too, so on the main actor it is not running now.
+            // The writer's isolation decides, not its thread: in an async program on Linux the main actor
+            // runs on another thread once it has waited (`MainActorCheck`).
+            if let direct, MainActorCheck.isCurrent, queued.withLock({ $0 == 0 }) {
                 MainActor.assumeIsolated { direct.body(change) }
                 return
             }

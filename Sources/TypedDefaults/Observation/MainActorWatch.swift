@@ -19,12 +19,12 @@ import Foundation
 
     /// `start` from code that is not isolated to the main actor, such as `DynamicProperty.update()`:
     /// the iOS 18 SDK does not isolate that protocol, and an SDK that does must compile the same call.
-    /// SwiftUI calls `update()` on the main thread, where the watch starts before this returns; a call
-    /// from any other thread starts it on the main actor soon after, instead of stopping the program.
+    /// SwiftUI calls `update()` on the main actor, where the watch starts before this returns; a call
+    /// from anywhere else starts it on the main actor soon after, instead of stopping the program.
     package nonisolated func startFromAnyContext<Value>(
         _ key: UserDefaultTypedKey<Value>, in store: DefaultsStore, onChange: @escaping @MainActor @Sendable () -> Void
     ) {
-        if Thread.isMainThread {
+        if MainActorCheck.isCurrent {
             MainActor.assumeIsolated { start(key, in: store, onChange: onChange) }
         } else {
             Task { @MainActor in start(key, in: store, onChange: onChange) }

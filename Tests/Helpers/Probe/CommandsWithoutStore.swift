@@ -14,6 +14,7 @@ import TypedDefaults
     "changing-default": changingDefaultCommand,
     "first": firstCommand,
     "main-actor-write": mainActorWriteCommand,
+    "main-actor-write-after-await": mainActorWriteAfterAwaitCommand,
     "read-archives": readArchivesCommand,
     "plain-read": plainReadCommand,
     "read-url": readURLCommand,
@@ -76,6 +77,24 @@ import TypedDefaults
     store[Fixture.count] = 2
     print("after second write: \(seen)")
     token.cancel()
+}
+
+@MainActor private func mainActorWriteAfterAwaitCommand(_ arguments: [String]) {
+    // As main-actor-write, from a main-actor task after it has waited once, as a view model's method in an
+    // async program: on Linux the main actor runs off the main thread then.
+    Task { @MainActor in
+        let store = DefaultsStore(storage: InMemoryStorage())
+        var seen: [Int] = []
+        let token = store.observe(Fixture.count, isolation: MainActor.shared) { seen.append($0.newValue) }
+        try? await Task.sleep(nanoseconds: 1_000_000)
+        store[Fixture.count] = 1
+        print("after first write: \(seen)")
+        store[Fixture.count] = 2
+        print("after second write: \(seen)")
+        token.cancel()
+        exit(0)
+    }
+    dispatchMain()
 }
 
 @MainActor private func readArchivesCommand(_ arguments: [String]) {

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+import TypedDefaults
+
+/// Values an observer got, from any thread or actor.
+private final class Heard: @unchecked Sendable {
+    // @unchecked: `values` is guarded by `lock`.
+    private let lock = NSLock()
+    private var values: [Int] = []
+
+    func append(_ value: Int) { lock.withLock { values.append(value) } }
+    var all: [Int] { lock.withLock { values } }
+}
+
+/// An actor that keeps what its observation hears.
+private actor Listener {
+    private(set) var heard: [Int] = []
+    private var token: ObservationToken?
+
+    func start(_ store: DefaultsStore) {
+        token = store.observe(.launchCount, isolation: self) { self.heard.append($0.newValue) }
+    }
+
+    func stop() { token = nil }
+}
+
+/// Every kind of observer gets a key's changes in the order they were made: callbacks, an actor's and
+/// the main actor's observations, `updates` streams. A delivery is never nested inside another to the
+/// same observer, so a write made inside a callback comes after the change being delivered, for everyone.
+@Suite("Every observer kind gets changes in the order they were made")
+@MainActor
+struct ObserverOrderTests {
+    /// Four threads add one 250 times each with `modify`: the values 1 to 1,000 in the order they were
+    /// made. Each observer must hear exactly that, in every round. Before, an actor's observation got
+    /// changes in the order writers delivered them, not made them (11 of 9,000 rounds of four writes
+    /// crossed the last two).
+    @Test func everyKindHearsConcurrentWritesInTheOrderTheyWereMade() async throws {
+        for round in 0..<40 {
+            try await withStore(.inMemory) { store in
+                let callback = Heard()
+                let callbackToken = store.observe(.launchCount) { callback.append($0.newValue) }
+                let listener = Listener()
+                await listener.start(store)
+                var onMain: [Int] = []
+                let mainToken = store.observe(.launchCount, isolation: MainActor.shared) { onMain.append($0.newValue) }
+                let streamed = Heard()
+                let values = store.updates(.launchCount, initial: false)
+                let stream = Task.detached {
+                    for await value in values {
+                        streamed.append(value)
+                        if value == 1_000 { return }
+                    }
+                }
+                await withTaskGroup(of: Void.self) { group in
+                    for _ in 0..<4 {
+                        group.addTask { for _ in 0..<250 { _ = try? store.modify(.launchCount) { $0 += 1 } } }
+                    }
+                }
+                let expected = Array(1...1_000)
+                try await waitUntil(
+                    "every observer heard 1,000 changes (round \(round)): callback \(callback.all.count), "
+                        + "main actor \(onMain.count), stream \(streamed.all.count)"
+                ) {
+                    callback.all.count == 1_000 && onMain.count == 1_000 && streamed.all.count == 1_000
+                }
+                var fromActor = await listener.heard
+                let deadline = Date(timeIntervalSinceNow: waitLimit)
+                while fromActor.count < 1_000, Date() < deadline {
+                    try await Task.sleep(nanoseconds: 2_000_000)
+                    fromActor = await listener.heard
+                }
+                #expect(callback.all == expected, "callback, round \(round)")
+                #expect(fromActor == expected, "actor, round \(round)")
+                #expect(onMain == expected, "main actor, round \(round)")
+                #expect(streamed.all == expected, "stream, round \(round)")
+                await stream.value
+                await listener.stop()
+                callbackToken.cancel()
+                mainToken.cancel()
+            }
+        }
+    }
+
+    /// A main-actor observer clamps the value by writing back inside its call; a second main-actor
+    /// observer of the key hears the write, then the clamp, and ends on what the store holds. Before,
+    /// the clamp was delivered inside the first write's delivery, so the second observer heard
+    /// `[10, 20]` and ended on 20 while the store held 10 (13 of 13).
+    @Test func anObserverThatWritesBackIsHeardAfterTheChangeItHeard() async throws {
+        try await withStore(.inMemory) { store in
+            var clamping: [Int] = []
+            var watching: [Int] = []
+            let clamp = store.observe(.launchCount, isolation: MainActor.shared) { change in
+                clamping.append(change.newValue)
+                if change.newValue > 10 { store[.launchCount] = 10 }
+            }
+            let watch = store.observe(.launchCount, isolation: MainActor.shared) { watching.append($0.newValue) }
+            let callback = Heard()
+            let callbackToken = store.observe(.launchCount) { callback.append($0.newValue) }
+            store[.launchCount] = 20
+            try await waitUntil("both main-actor observers heard the clamp") {
+                clamping.count == 2 && watching.count == 2
+            }
+            #expect(store[.launchCount] == 10)
+            #expect(clamping == [20, 10])
+            #expect(watching == [20, 10])
+            #expect(callback.all == [20, 10])
+            clamp.cancel()
+            watch.cancel()
+            callbackToken.cancel()
+        }
+    }
+}
