@@ -11,16 +11,24 @@ extension StorageContext {
     ///
     /// `asciiName`: the caller knows `name` has no character outside ASCII (it has no other forms).
     func commit(_ object: Any?, forName name: String, tracked: (any TrackedName)?, asciiName: Bool = false) -> Commit? {
+        writeOrder.lock()
+        defer { writeOrder.unlock() }
+        return commitInOrder(object, forName: name, tracked: tracked, asciiName: asciiName)
+    }
+
+    /// `commit`'s step, with `writeOrder` held: for compound operations (`compoundStep`).
+    func commitInOrder(_ object: Any?, forName name: String, tracked: (any TrackedName)?, asciiName: Bool = false)
+        -> Commit?
+    {
+        // A value another process saved for the name and put aside here is replaced by this write: a
+        // later listing must not bring it back.
+        if !deferred.isEmpty { deferred[ExactText(name)] = nil }
         // A name nothing in this storage bound has no tracked name and no observers: observing binds.
         guard let tracked = tracked ?? trackedName(name), Propagation.isOn else {
-            writeOrder.lock()
-            defer { writeOrder.unlock() }
             storeAndRecord(object, forName: name, asciiName: asciiName)
             if cloudSync != nil { noteForSync(object, forName: name) }
             return nil
         }
-        writeOrder.lock()
-        defer { writeOrder.unlock() }
         // Looked up in the order of changes: an observer added before a change is committed hears it.
         let observers = observers.observers(of: name)
         let oldObject = observers.isEmpty ? nil : storage.object(forKey: name)
@@ -36,6 +44,34 @@ extension StorageContext {
 
     func applySavedElsewhere(_ changed: [(name: String, object: Any?)], isOwnWrite: (String) -> Bool) -> [Commit] {
         writeOrder.withLock { applyInOrder(changed, isOwnWrite: isOwnWrite, deferringUnused: true) }
+    }
+
+    /// Runs `body` as one step of the storage's order of changes, atomic against every other write in
+    /// this process and, on Linux, inside the suite's file lock against other processes' saves
+    /// (`exclusively`): `read` gives what a name stores (values other processes saved are in), `write`
+    /// commits. Observers hear of the changes once every lock is released, in their order.
+    func compoundStep<Result>(
+        names: [String],
+        _ body: (_ read: (String) -> Any?, _ write: (Any?, String) -> Void) throws -> Result
+    ) throws -> Result {
+        var commits: [Commit] = []
+        let result = try exclusively {
+            try writeOrder.withLock { () throws -> Result in
+                // Values put aside for these names are the storage's before the step reads them.
+                var taken: [(name: String, object: Any?)] = []
+                for name in names {
+                    if let object = deferred.removeValue(forKey: ExactText(name)) { taken.append((name, object)) }
+                }
+                commits += applyInOrder(taken)
+                return try body(
+                    { storedObjectInOrder(forName: $0) },
+                    { object, name in
+                        if let commit = commitInOrder(object, forName: name, tracked: nil) { commits.append(commit) }
+                    })
+            }
+        }
+        announce(commits)
+        return result
     }
 
     /// Brings in the values put aside for names this process had not used: `name`'s alone, or all.

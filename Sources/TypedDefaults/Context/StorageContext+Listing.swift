@@ -7,10 +7,13 @@ extension StorageContext {
     /// Every stored value, without registered defaults and launch arguments, if the storage can list them.
     func storedValues() -> [String: Any]? {
         prepareDomain()
-        if let saver {
-            bringInDeferred()
-            return saver.storedValues()
-        }
+        if saver != nil { bringInDeferred() }
+        return storedValuesInOrder()
+    }
+
+    /// `storedValues`, without bringing in the values put aside: callable with `writeOrder` held.
+    func storedValuesInOrder() -> [String: Any]? {
+        if let saver { return saver.storedValues() }
         if let defaults = storage as? UserDefaults, let domain, domain != .unknown {
             return defaults.persistentDomain(forName: domain.name) ?? [:]
         }
@@ -25,6 +28,17 @@ extension StorageContext {
     /// copy of the whole domain). A backend that cannot list its values cannot tell a stored value equal
     /// to the registered default from the default itself.
     func storedObject(forName name: String) -> Any? {
+        // A value another process saved for a name this process had not used is put aside: in first.
+        if saver != nil, storage.object(forKey: name) == nil { bringInDeferred(only: name) }
+        return storedObject(forName: name, inOrder: false)
+    }
+
+    /// `storedObject`, with `writeOrder` held (the caller brought in what was put aside for `name`).
+    func storedObjectInOrder(forName name: String) -> Any? {
+        storedObject(forName: name, inOrder: true)
+    }
+
+    private func storedObject(forName name: String, inOrder: Bool) -> Any? {
         guard let object = storage.object(forKey: name) else { return nil }
         let record = keyRecords.withLock { $0[name] }
         let isArgument = LaunchArguments.names.contains(name)
@@ -36,7 +50,7 @@ extension StorageContext {
         // stands when it explains what was read (a plain-API write in this process, never saved, can make
         // it not).
         if let saver {
-            bringInDeferred(only: name)
+            if !inOrder { bringInDeferred(only: name) }
             switch saver.knownObject(forName: name) {
             case .stored(let stored) where propertyListsEqual(stored, object):
                 return stored
@@ -45,7 +59,7 @@ extension StorageContext {
             default: break
             }
         }
-        if let stored = storedValues() { return stored[name] }
+        if let stored = inOrder ? storedValuesInOrder() : storedValues() { return stored[name] }
         return propertyListsEqual(object, record?.defaultObject) ? nil : object
     }
 }

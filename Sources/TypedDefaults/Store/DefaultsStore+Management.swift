@@ -2,7 +2,8 @@ extension DefaultsStore {
     /// Moves a value stored under an old name to `key`, converting it through the key's type.
     ///
     /// Safe to call on every launch: it never overwrites a value stored for `key`, and it leaves an old
-    /// value that does not read as the key's type where it is, so nothing is lost.
+    /// value that does not read as the key's type where it is, so nothing is lost. One step, as
+    /// ``moveObject(fromName:toName:)`` is: no write lands between the check and the move.
     ///
     /// ```swift
     /// Defaults.migrate(from: "kLaunchCount", to: .launchCount)
@@ -14,15 +15,10 @@ extension DefaultsStore {
     @discardableResult
     public func migrate<Value>(from oldName: String, to key: UserDefaultTypedKey<Value>) -> Bool {
         let oldStoredName = keyPrefix + oldName
-        let (newStoredName, tracked) = bound(key)
-        guard !key.isNameless, oldStoredName != newStoredName, !hasKey(key),
-            let oldObject = context.storedObject(forName: oldStoredName),
-            let value = Value(userDefaultsObject: oldObject),
-            let newObject = value.userDefaultsObject
+        let newStoredName = storedName(key)
+        guard !key.isNameless, oldStoredName != newStoredName, context.storedObject(forName: oldStoredName) != nil
         else { return false }
-        write(newObject, forStoredName: newStoredName, tracked: tracked)
-        write(nil, forStoredName: oldStoredName)
-        return true
+        return move(from: oldStoredName, to: newStoredName) { Value(userDefaultsObject: $0)?.userDefaultsObject }
     }
 
     /// The values stored under this store's prefix, with the prefix removed; registered defaults
@@ -82,6 +78,8 @@ extension DefaultsStore {
     /// it (a registered default included): for an old name no key describes, which a migration reads.
     public func object(forName name: String) -> Any? {
         context.prepareDomain()
+        // A value another process saved for a name not used here yet is brought in first.
+        context.bringInDeferred(only: keyPrefix + name)
         return context.storage.object(forKey: keyPrefix + name)
     }
 
@@ -99,12 +97,31 @@ extension DefaultsStore {
     /// nothing moves. Returns whether a value was moved. To move a value to a key, converting it
     /// through the key's type, use ``migrate(from:to:)``.
     @discardableResult
+    ///
+    /// One step: no other write in this process lands between the check and the move, and on Linux
+    /// none of another process's saves either (it holds the suite's file lock, reads what others saved,
+    /// and saves before it returns).
     public func moveObject(fromName oldName: String, toName newName: String) -> Bool {
-        guard oldName != newName, context.storedObject(forName: keyPrefix + newName) == nil,
-            let object = context.storedObject(forName: keyPrefix + oldName)
-        else { return false }
-        write(object, forStoredName: keyPrefix + newName)
-        write(nil, forStoredName: keyPrefix + oldName)
-        return true
+        let (from, to) = (keyPrefix + oldName, keyPrefix + newName)
+        guard oldName != newName, context.storedObject(forName: from) != nil else { return false }
+        return move(from: from, to: to) { $0 }
+    }
+
+    /// Moves the object stored under `from` to `to`, as `convert` makes it, when `to` stores nothing: one
+    /// step of the storage's order (`StorageContext.compoundStep`). A save that fails is reported; the
+    /// move stands in memory and is saved later, as any write.
+    func move(from: String, to: String, converting convert: (Any) -> Any?) -> Bool {
+        var moved = false
+        do {
+            try context.compoundStep(names: [from, to]) { read, write in
+                guard read(to) == nil, let object = read(from), let converted = convert(object) else { return }
+                write(converted, to)
+                write(nil, from)
+                moved = true
+            }
+        } catch {
+            ErrorReporting.report(error)
+        }
+        return moved
     }
 }
