@@ -6,15 +6,28 @@
         /// Queues what a look found that someone else saved, but for the names this process saved over it
         /// (`saving`). Called with `saving` held, so that queued changes keep the order of the looks; a
         /// later change of a name replaces an earlier one.
+        ///
+        /// With `saving` (a save's writes, now in the file), the save is done with them: what an earlier
+        /// look queued for those names is older than the save and is marked saved over too, and the writes
+        /// stop being in flight (`Pending.inFlight`).
         func queueBringIn(_ changed: [ExactText: Any?], saving: [ExactText: Any?] = [:]) {
-            guard !changed.isEmpty else { return }
-            queued.withLock { queue in
-                for (name, object) in changed {
-                    // Saved over by any form of the name (see `otherForms`).
-                    let savedOver =
-                        saving[name] != nil || otherForms(of: name.text).contains { saving[ExactText($0)] != nil }
-                    queue[name] = (object, savedOver)
+            func savedOver(_ name: ExactText) -> Bool {
+                saving[name] != nil || otherForms(of: name.text).contains { saving[ExactText($0)] != nil }
+            }
+            if !changed.isEmpty || !saving.isEmpty {
+                queued.withLock { queue in
+                    if !saving.isEmpty {
+                        for (name, entry) in queue where !entry.savedOver && savedOver(name) {
+                            queue[name] = (entry.object, true)
+                        }
+                    }
+                    for (name, object) in changed {
+                        queue[name] = (object, savedOver(name))
+                    }
                 }
+            }
+            if !saving.isEmpty {
+                pending.withLock { $0.inFlight = [:] }
             }
         }
 

@@ -144,6 +144,7 @@
         func restorePending(_ changes: [ExactText: Any?]) {
             let forms = changes.keys.map { (name: $0, others: otherForms(of: $0.text)) }
             pending.withLock { state in
+                state.inFlight = [:]
                 for (name, others) in forms
                 where state.changes[name] == nil && !others.contains(where: { state.changes[ExactText($0)] != nil }) {
                     state.changes.updateValue(changes[name]!, forKey: name)
@@ -161,6 +162,7 @@
 
         static func take(_ state: inout Pending) -> [ExactText: Any?] {
             state.saveScheduled = false
+            state.inFlight.merge(state.changes) { _, newer in newer }
             defer { state.changes = [:] }
             return state.changes
         }

@@ -35,7 +35,15 @@
             /// One form of a name at most: a write of one form replaces the others' pending writes, as it
             /// replaces them in Foundation's memory and, at the save, in the file.
             var changes: [ExactText: Any?] = [:]
+            /// The writes a save has taken and not finished with: neither pending nor known to be in the
+            /// file. A value another process saved must not be brought in over them meanwhile.
+            var inFlight: [ExactText: Any?] = [:]
             var saveScheduled = false
+
+            /// This process's last unsaved write of `name`, pending or being saved.
+            func write(of name: ExactText) -> Any?? {
+                changes[name] ?? inFlight[name]
+            }
 
             /// Records a write of `name`, whose other forms (composed, decomposed) are `otherForms`.
             mutating func record(_ object: Any?, for name: ExactText, otherForms: [String]) {
@@ -158,18 +166,21 @@
             // Any form of the name: a write of one replaces the others (see `otherForms`).
             let others = otherForms(of: name)
             return pending.withLock { state in
-                state.changes[ExactText(name)] != nil || others.contains { state.changes[ExactText($0)] != nil }
+                state.write(of: ExactText(name)) != nil || others.contains { state.write(of: ExactText($0)) != nil }
             }
         }
 
         func forgetUnsavedWrites() {
-            pending.withLock { $0.changes.removeAll() }
+            pending.withLock {
+                $0.changes.removeAll()
+                $0.inFlight.removeAll()
+            }
         }
 
         func knownObject(forName name: String) -> KnownObject {
             guard file != nil, isASCII(name) else { return .unknown }
             let text = ExactText(name)
-            if let write = pending.withLock({ $0.changes[text] }) {
+            if let write = pending.withLock({ $0.write(of: text) }) {
                 return write.map(KnownObject.stored) ?? .absent
             }
             guard let contents = knownContents.withLock({ $0 }) else { return .unknown }
