@@ -57,21 +57,19 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
     let nameIsASCII: Bool
 
     /// The value a read returns when nothing readable is stored: the key's default, or, for a key made
-    /// with ``init(_:default:fileID:line:column:function:)``, what its closure returns now.
+    /// with ``init(_:default:fileID:line:column:)``, what its closure returns now.
     @inlinable public var defaultValue: Value {
         if let makeDefault { return makeDefault() }
         return givenDefault
     }
 
-    /// Whether the default is computed at each read (``init(_:default:fileID:line:column:function:)``).
+    /// Whether the default is computed at each read (``init(_:default:fileID:line:column:)``).
     package var hasComputedDefault: Bool { makeDefault != nil }
 
     /// Creates a key with a name and a default.
     ///
     /// - Parameters:
-    ///   - name: The stored name. Leave it out to use the name of the declaring property; that works
-    ///     for a computed `static var` only (in a `static let`, Swift gives the type's name instead,
-    ///     which the library reports as a mistake).
+    ///   - name: The stored name. An explicit name is never refused, whatever it looks like.
     ///   - defaultValue: What a read returns when nothing readable is stored. For a non-optional
     ///     value it is registered with the store's `register(defaults:)`, so it is never written.
     ///   - fileID: Leave it out: with `line` and `column`, where the key is declared. Key objects
@@ -79,19 +77,51 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
     ///     defaults; two declarations of one name with different defaults are a conflict.
     ///   - line: Leave it out: see `fileID`.
     ///   - column: Leave it out: see `fileID`.
-    ///   - function: Leave it out: tells a name left out (Swift's `#function`) from one given.
     public init(
-        _ name: String = #function, defaultValue: Value, fileID: StaticString = #fileID, line: UInt = #line,
-        column: UInt = #column, function: String = #function
+        _ name: String, defaultValue: Value, fileID: StaticString = #fileID, line: UInt = #line,
+        column: UInt = #column
     ) {
+        let declaration = KeyDeclaration(fileID: fileID, line: line, column: column)
         self.name = name
         self.nameHash = name.hashValue
         self.givenDefault = defaultValue
         self.makeDefault = nil
         self.defaultObject = defaultValue.userDefaultsObject
-        self.declaration = KeyDeclaration(fileID: fileID, line: line, column: column)
-        isNameless = name == function && !isPropertyName(name)
+        self.declaration = declaration
+        isNameless = LeftOutNames.isNamelessExplicit(name, declaredAt: declaration)
         nameIsASCII = isASCII(name)
+        super.init()
+        if isNameless { reportNameless() }
+    }
+
+    /// Creates a key named after the property that declares it: for a computed `static var`, where
+    /// Swift gives the property's name (`static var sessions: UserDefaultTypedKey<Int> { .init(defaultValue: 0) }`
+    /// is stored as "sessions").
+    ///
+    /// Where Swift gives no name of the key's own, the key is nameless: in a `static let` (the type's
+    /// name), at file scope (the module's name), in a function or a closure, or a name another
+    /// declaration already left out too. Its writes are refused and reported and reads give its default
+    /// (``DefaultsError/namelessKey(key:)``), so that no two keys share a stored name by accident.
+    ///
+    /// - Parameters:
+    ///   - defaultValue: What a read returns when nothing readable is stored.
+    ///   - fileID: Leave it out: where the key is declared.
+    ///   - line: Leave it out: see `fileID`.
+    ///   - column: Leave it out: see `fileID`.
+    ///   - function: Leave it out: the name Swift gives the declaration, which the key takes.
+    public init(
+        defaultValue: Value, fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column,
+        function: String = #function
+    ) {
+        let declaration = KeyDeclaration(fileID: fileID, line: line, column: column)
+        self.name = function
+        self.nameHash = function.hashValue
+        self.givenDefault = defaultValue
+        self.makeDefault = nil
+        self.defaultObject = defaultValue.userDefaultsObject
+        self.declaration = declaration
+        isNameless = LeftOutNames.isNameless(function, declaredAt: declaration)
+        nameIsASCII = isASCII(function)
         super.init()
         if isNameless { reportNameless() }
     }
@@ -109,9 +139,10 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
     /// `UserDefaults` API sees nothing for the name until a value is stored (`object(forKey:)` is
     /// `nil`), and ``DefaultsStore/hasKey(_:)`` is `false` until then.
     public init(
-        _ name: String = #function, default makeDefault: @escaping @Sendable () -> Value,
-        fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column, function: String = #function
+        _ name: String, default makeDefault: @escaping @Sendable () -> Value, fileID: StaticString = #fileID,
+        line: UInt = #line, column: UInt = #column
     ) {
+        let declaration = KeyDeclaration(fileID: fileID, line: line, column: column)
         self.name = name
         self.nameHash = name.hashValue
         // Called once here too, so that a key always holds a value of its type (its description, a
@@ -119,9 +150,36 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
         self.givenDefault = makeDefault()
         self.makeDefault = makeDefault
         self.defaultObject = nil
-        self.declaration = KeyDeclaration(fileID: fileID, line: line, column: column)
-        isNameless = name == function && !isPropertyName(name)
+        self.declaration = declaration
+        isNameless = LeftOutNames.isNamelessExplicit(name, declaredAt: declaration)
         nameIsASCII = isASCII(name)
+        super.init()
+        if isNameless { reportNameless() }
+    }
+
+    /// Creates a key named after the property that declares it, whose default is computed each time a
+    /// read needs it. Nameless where Swift gives no name of the key's own, as
+    /// ``init(defaultValue:fileID:line:column:function:)`` says.
+    ///
+    /// - Parameters:
+    ///   - makeDefault: Computes the default at each read that needs it.
+    ///   - fileID: Leave it out: where the key is declared.
+    ///   - line: Leave it out: see `fileID`.
+    ///   - column: Leave it out: see `fileID`.
+    ///   - function: Leave it out: the name Swift gives the declaration, which the key takes.
+    public init(
+        default makeDefault: @escaping @Sendable () -> Value, fileID: StaticString = #fileID, line: UInt = #line,
+        column: UInt = #column, function: String = #function
+    ) {
+        let declaration = KeyDeclaration(fileID: fileID, line: line, column: column)
+        self.name = function
+        self.nameHash = function.hashValue
+        self.givenDefault = makeDefault()
+        self.makeDefault = makeDefault
+        self.defaultObject = nil
+        self.declaration = declaration
+        isNameless = LeftOutNames.isNameless(function, declaredAt: declaration)
+        nameIsASCII = isASCII(function)
         super.init()
         if isNameless { reportNameless() }
     }
@@ -136,10 +194,17 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
 
     /// Creates a key for an optional value, whose default is `nil`.
     public convenience init(
-        _ name: String = #function, fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column,
-        function: String = #function
+        _ name: String, fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column
     ) where Value: ExpressibleByNilLiteral {
-        self.init(name, defaultValue: nil, fileID: fileID, line: line, column: column, function: function)
+        self.init(name, defaultValue: nil, fileID: fileID, line: line, column: column)
+    }
+
+    /// Creates a key for an optional value, whose default is `nil`, named after the property that
+    /// declares it (see ``init(defaultValue:fileID:line:column:function:)``).
+    public convenience init(
+        fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column, function: String = #function
+    ) where Value: ExpressibleByNilLiteral {
+        self.init(defaultValue: nil, fileID: fileID, line: line, column: column, function: function)
     }
 }
 
@@ -151,14 +216,6 @@ extension UserDefaultTypedKey: EquatableDefaultKey where Value: Equatable {
         guard let other = other as? Self else { return false }
         return other.givenDefault == givenDefault
     }
-}
-
-/// Whether `#function` gave `name` as a property's name, a key's name of its own. Swift gives the
-/// enclosing type's name in a stored property's initializer (`static let`: capitalized, as type names
-/// are) and a function's or closure's name with its parentheses elsewhere; empty is never a name.
-private func isPropertyName(_ name: String) -> Bool {
-    guard let first = name.utf8.first, !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first) else { return false }
-    return !name.utf8.contains(UInt8(ascii: "("))
 }
 
 /// Where a key is declared, as the compiler gives it.

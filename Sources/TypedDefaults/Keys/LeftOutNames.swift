@@ -1,0 +1,95 @@
+/// Which names keys may take from Swift where their declaration gives none of its own: the rule that
+/// keeps two keys from sharing a stored name by accident.
+///
+/// A name left out (`init(defaultValue:)`) is Swift's `#function` there: a computed `static var`'s name,
+/// which is the key's own; but a `static let`'s type name, the module's name at file scope, a function's
+/// or a closure's name. It is accepted only where it cannot collide: not a function's (no parenthesis),
+/// not the module's, not ``UserDefaultTypedKeys`` nor another top-level type of the module, and not a
+/// name another declaration already took this way. An explicit name is accepted whatever it looks like,
+/// unless it is one of those type-shaped names (what `#function` written out in a `static let` gives)
+/// and another declaration already took it: then the later keys would silently share one value.
+enum LeftOutNames {
+    /// The declaration that first took each name that could have come from `#function`.
+    private static let claimed = Locked<[String: KeyDeclaration]>([:])
+    /// Whether "Module.Name" is a top-level type, as the runtime answered: a computed key made at every
+    /// access asks once.
+    private static let typeNames = Locked<[String: Bool]>([:])
+
+    /// Whether a key whose name was left out, and so is `name`, is nameless.
+    static func isNameless(_ name: String, declaredAt declaration: KeyDeclaration) -> Bool {
+        if name.isEmpty || name.utf8.contains(UInt8(ascii: "(")) || isTypeShaped(name, declaredAt: declaration) {
+            return true
+        }
+        return !claim(name, for: declaration)
+    }
+
+    /// Whether a key with the explicit name `name` is nameless: only a type-shaped name that another
+    /// declaration took first. Costs a byte comparison for other names (a computed key makes a key at
+    /// every access).
+    static func isNamelessExplicit(_ name: String, declaredAt declaration: KeyDeclaration) -> Bool {
+        guard let first = name.utf8.first else { return false }
+        guard (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first) || declaration.isInModule(named: name) else {
+            return false
+        }
+        guard isTypeShaped(name, declaredAt: declaration) else { return false }
+        return !claim(name, for: declaration)
+    }
+
+    /// The module's name, ``UserDefaultTypedKeys``, or a top-level type of the declaring module: what
+    /// `#function` gives at file scope and in a `static let`.
+    private static func isTypeShaped(_ name: String, declaredAt declaration: KeyDeclaration) -> Bool {
+        if name == "UserDefaultTypedKeys" || declaration.isInModule(named: name) { return true }
+        guard let module = declaration.module else { return false }
+        return isTopLevelType(named: name, inModule: module)
+    }
+
+    /// Whether `module` declares a top-level enum, struct or class named `name`, asked of the runtime by
+    /// its mangled name (`_typeByName` finds only classes by their plain name). For ASCII identifiers,
+    /// whose mangling is their length and text; others are taken as not a type.
+    private static func isTopLevelType(named name: String, inModule module: String) -> Bool {
+        func isIdentifier(_ text: String) -> Bool {
+            guard let first = text.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else {
+                return false
+            }
+            return text.utf8.allSatisfy { byte in
+                byte == UInt8(ascii: "_") || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                    || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            }
+        }
+        guard isIdentifier(name), isIdentifier(module) else { return false }
+        let qualified = module + "." + name
+        if let known = typeNames.withLock({ $0[qualified] }) { return known }
+        let prefix = "\(module.utf8.count)\(module)\(name.utf8.count)\(name)"
+        // Enum, struct, class.
+        let isType = ["O", "V", "C"].contains { _typeByName(prefix + $0) != nil }
+        typeNames.withLock { $0[qualified] = isType }
+        return isType
+    }
+
+    /// Takes `name` for `declaration`; false when another declaration took it first.
+    private static func claim(_ name: String, for declaration: KeyDeclaration) -> Bool {
+        claimed.withLock { claimed in
+            if let first = claimed[name] { return first == declaration }
+            claimed[name] = declaration
+            return true
+        }
+    }
+}
+
+extension KeyDeclaration {
+    /// The declaring module's name: `fileID` is "Module/File.swift".
+    var module: String? {
+        let text = fileID.description
+        guard let slash = text.firstIndex(of: "/") else { return nil }
+        return String(text[..<slash])
+    }
+
+    /// Whether the declaring module is named `name`, compared byte by byte without making a string.
+    func isInModule(named name: String) -> Bool {
+        fileID.withUTF8Buffer { bytes in
+            let count = name.utf8.count
+            return bytes.count > count && bytes[count] == UInt8(ascii: "/") && bytes.starts(with: name.utf8)
+        }
+    }
+}
