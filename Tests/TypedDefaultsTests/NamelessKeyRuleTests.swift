@@ -4,6 +4,7 @@ import TypedDefaults
 
 extension UserDefaultTypedKeys {
     /// A computed key whose property name begins with capitals, as Apple-style names do.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     static var URLHistory: UserDefaultTypedKey<[String]> { .init(defaultValue: []) }
 }
 
@@ -13,6 +14,7 @@ enum Onboarding {
 }
 
 /// A lowercase-named type: a name left out in a `static let` here is "lowercaseKeys".
+// swift-format-ignore: TypeNamesShouldBeCapitalized
 enum lowercaseKeys {
     static let first = UserDefaultTypedKey<Int>(defaultValue: 1)
     static let second = UserDefaultTypedKey<Int>(defaultValue: 2)
