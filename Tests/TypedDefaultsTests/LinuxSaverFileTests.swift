@@ -110,10 +110,9 @@ import TypedDefaults
         }
 
         /// A file holding both forms of one name, composed and decomposed (another tool wrote it; Foundation
-        /// reads them as two keys): a save keeps both, each with its own value. A write to one form
-        /// replaces the other in Foundation's memory, so the save removes it from the file too: what each
-        /// form reads in this process is what a new process reads. Before, the file kept the other form,
-        /// which this process read as its default and the next launch as its old value.
+        /// reads them as two keys): a save keeps both, each with its own value. A key of either spelling
+        /// stores under the composed form (`canonicalName`), and the save removes the other form from the
+        /// file: both spellings read the write, here and in the next launch.
         @Test func aFileWithBothFormsOfANameKeepsBothAtASave() throws {
             try withSuite { suite, store in
                 let file = testConfigHome.appendingPathComponent(suite + ".plist")
@@ -132,19 +131,19 @@ import TypedDefaults
                 store[UserDefaultTypedKey<Int>(decomposed, defaultValue: 0)] = 3
                 try store.flush()
                 let plain = UserDefaults(suiteName: suite)!
-                // Here the composed form shows the default the decomposed key registered: nothing is stored.
-                let here = [composed, decomposed].map { "\(plain.object(forKey: $0) ?? "nil")" }
-                #expect(here == ["0", "3"])
+                #expect(plain.object(forKey: composed) as? Int == 3)
                 let typed: [Int] = [composed, decomposed].map { store[UserDefaultTypedKey<Int>($0, defaultValue: 0)] }
-                #expect(typed == [0, 3])
-                #expect(try ProbeProcess.run(["plain-read", suite, composed, decomposed]).lines == ["nil", "3"])
+                #expect(typed == [3, 3])
+                // The plain API keys by code units: the decomposed spelling holds nothing in the file.
+                #expect(try ProbeProcess.run(["plain-read", suite, composed, decomposed]).lines == ["3", "nil"])
             }
         }
 
-        /// Both forms of a name written within one save window: the last write is what the file, and so
-        /// the next launch, holds, in every round. Before, both writes were pending and the save applied
-        /// them in the dictionary's order: 3 of 24 runs saved the first one. 200 rounds, each with names of
-        /// its own (so each has its own dictionary order), and both orders of the two forms.
+        /// Both spellings of a name written within one save window: the last write is what the file, and so
+        /// the next launch, holds, under the composed form alone, in every round. Before, both writes were
+        /// pending as two names and the save applied them in the dictionary's order: 3 of 24 runs saved the
+        /// first one. 200 rounds, each with names of its own (so each has its own dictionary order), and
+        /// both orders of the two forms.
         @Test func theLastOfTwoFormsWrittenInOneSaveWindowIsSaved() throws {
             try withSuite { suite, store in
                 let file = testConfigHome.appendingPathComponent(suite + ".plist")
@@ -158,7 +157,7 @@ import TypedDefaults
                     try store.flush()
                     let saved = try #require(propertyList(at: file))
                     let forms = saved.keys.filter { $0 == last }.map { Array($0.unicodeScalars) }
-                    if forms != [Array(last.unicodeScalars)] || saved[last] as? Int != 2 {
+                    if forms != [Array(composed.unicodeScalars)] || saved[last] as? Int != 2 {
                         wrong.append("round \(round): \(forms.count) forms, \(saved[last] ?? "nil")")
                     }
                 }
@@ -166,8 +165,10 @@ import TypedDefaults
             }
         }
 
-        /// Another process saved the composed form; this one writes the decomposed form through a key:
-        /// each form then reads the same in this process, through the plain API, and in the next launch.
+        /// Another process saved the composed form; this one writes through a key spelled decomposed: the
+        /// write is stored under the composed form, and both spellings read it, here and in the next launch.
+        /// Before, the composed key read its default here after the write (and the in-memory store read
+        /// the write: two rules for one name).
         @Test func aNameReadsInThisProcessWhatTheNextLaunchReads() throws {
             try withSuite { suite, store in
                 let composed = "caf\u{E9}"
@@ -178,14 +179,13 @@ import TypedDefaults
                 store[UserDefaultTypedKey<Int>(decomposed, defaultValue: 0)] = 2
                 try store.flush()
                 let plain = UserDefaults(suiteName: suite)!
-                let here = [composed, decomposed].map { "\(plain.object(forKey: $0) ?? "nil")" }
-                #expect(here == ["0", "2"])  // the composed key's registered default, the value written
+                #expect(plain.object(forKey: composed) as? Int == 2)
                 let nextLaunch = try ProbeProcess.run(["plain-read", suite, composed, decomposed]).lines
-                #expect(nextLaunch == ["nil", "2"])
+                #expect(nextLaunch == ["2", "nil"])
                 let typed: [Int] = [composedKey, UserDefaultTypedKey<Int>(decomposed, defaultValue: 0)].map {
                     store[$0]
                 }
-                #expect(typed == [0, 2])
+                #expect(typed == [2, 2])
             }
         }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A string compared and hashed by its Unicode scalars, not by Swift's canonical equivalence: `"café"`
 /// composed and `"cafe\u{301}"` decomposed are two names, as they are two file names and two keys to
 /// Foundation. Where the library keys by text it must keep apart (suite names, the strings a saved
@@ -38,4 +40,13 @@ func suffix(of name: String, after prefix: String) -> String? {
     guard name.utf8.starts(with: prefix.utf8) else { return nil }
     let start = name.utf8.index(name.utf8.startIndex, offsetBy: prefix.utf8.count)
     return String(name.unicodeScalars[start...])
+}
+
+/// The form a name is stored in: its canonical composition (NFC), so that one name has one stored form
+/// on every backend. `"café"` composed and `"cafe\u{301}"` decomposed are one name to Swift's `==` (and
+/// so to a Swift dictionary, `InMemoryStorage`), two to Apple's Foundation and to a file; a key of either
+/// spelling stores under the composed one, and both spellings read what the last write stored. ASCII
+/// text has one form and is returned as it is, at the cost of a byte scan.
+func canonicalName(_ name: String) -> String {
+    isASCII(name) ? name : name.precomposedStringWithCanonicalMapping
 }

@@ -82,6 +82,7 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
         column: UInt = #column
     ) {
         let declaration = KeyDeclaration(fileID: fileID, line: line, column: column)
+        let name = canonicalName(name)
         self.name = name
         self.nameHash = name.hashValue
         self.givenDefault = defaultValue
@@ -114,6 +115,7 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
         function: String = #function
     ) {
         let declaration = KeyDeclaration(fileID: fileID, line: line, column: column)
+        let function = canonicalName(function)
         self.name = function
         self.nameHash = function.hashValue
         self.givenDefault = defaultValue
@@ -143,6 +145,7 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
         line: UInt = #line, column: UInt = #column
     ) {
         let declaration = KeyDeclaration(fileID: fileID, line: line, column: column)
+        let name = canonicalName(name)
         self.name = name
         self.nameHash = name.hashValue
         // Called once here too, so that a key always holds a value of its type (its description, a
@@ -172,6 +175,7 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
         column: UInt = #column, function: String = #function
     ) {
         let declaration = KeyDeclaration(fileID: fileID, line: line, column: column)
+        let function = canonicalName(function)
         self.name = function
         self.nameHash = function.hashValue
         self.givenDefault = makeDefault()

@@ -102,7 +102,8 @@ extension DefaultsStore {
     /// none of another process's saves either (it holds the suite's file lock, reads what others saved,
     /// and saves before it returns).
     public func moveObject(fromName oldName: String, toName newName: String) -> Bool {
-        let (from, to) = (keyPrefix + oldName, keyPrefix + newName)
+        // The old name as it was stored; the new one in the form keys store (`canonicalName`).
+        let (from, to) = (keyPrefix + oldName, keyPrefix + canonicalName(newName))
         guard oldName != newName, context.storedObject(forName: from) != nil else { return false }
         return move(from: from, to: to) { $0 }
     }

@@ -21,7 +21,7 @@ public final class DefaultsStore: Sendable {
 
     init(context: StorageContext, keyPrefix: String) {
         self.context = context
-        self.keyPrefix = keyPrefix
+        self.keyPrefix = canonicalName(keyPrefix)
         keyPrefixIsASCII = isASCII(keyPrefix)
     }
 

@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+import TypedDefaults
+
+/// One rule for a name's two Unicode forms on every backend: a key of either spelling ("café" composed,
+/// "cafe\u{301}" decomposed) stores under the composed form, so both spellings read what the last write
+/// stored, `hasKey` agrees, and a listing holds the name once. Before, a suite's composed key read its
+/// default after a decomposed write (while `hasKey` said true), and the in-memory store read the write.
+@Suite("A name's two Unicode forms are one name on every backend")
+struct NameFormTests {
+    static let composed = "caf\u{E9}Form"
+    static let decomposed = "cafe\u{301}Form"
+
+    @Test(arguments: Backend.allCases)
+    func bothSpellingsReadTheLastWrite(_ backend: Backend) {
+        withStore(backend) { store in
+            let composedKey = UserDefaultTypedKey<Int>(Self.composed, defaultValue: 0)
+            let decomposedKey = UserDefaultTypedKey<Int>(Self.decomposed, defaultValue: 0)
+            store[decomposedKey] = 2
+            #expect(store[composedKey] == 2 && store[decomposedKey] == 2)
+            #expect(store.hasKey(composedKey) && store.hasKey(decomposedKey))
+            store[composedKey] = 3
+            #expect(store[decomposedKey] == 3)
+            let listed = store.snapshot().keys.filter { $0 == Self.composed }
+            #expect(listed.map { Array($0.unicodeScalars) } == [Array(Self.composed.unicodeScalars)])
+            store.remove(decomposedKey)
+            #expect(!store.hasKey(composedKey) && store[composedKey] == 0)
+        }
+    }
+
+    #if os(Linux)
+        /// The next launch reads the same: the file holds the composed form.
+        @Test func theNextLaunchReadsTheComposedForm() throws {
+            try withSuite { suite, store in
+                store[UserDefaultTypedKey<Int>(Self.decomposed, defaultValue: 0)] = 5
+                try store.flush()
+                let next = try ProbeProcess.run(["plain-read", suite, Self.composed, Self.decomposed]).lines
+                #expect(next == ["5", "nil"])
+            }
+        }
+    #endif
+}
