@@ -1,3 +1,5 @@
+import Foundation
+
 /// The namespace for your keys: extend it with `static let` keys.
 ///
 /// ```swift
@@ -82,7 +84,8 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
         column: UInt = #column
     ) {
         let declaration = KeyDeclaration(fileID: fileID, line: line, column: column)
-        let name = canonicalName(name)
+        let nameIsASCII = isASCII(name)
+        let name = nameIsASCII ? name : name.precomposedStringWithCanonicalMapping
         self.name = name
         self.nameHash = name.hashValue
         self.givenDefault = defaultValue
@@ -90,7 +93,7 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
         self.defaultObject = defaultValue.userDefaultsObject
         self.declaration = declaration
         isNameless = LeftOutNames.isNamelessExplicit(name, declaredAt: declaration)
-        nameIsASCII = isASCII(name)
+        self.nameIsASCII = nameIsASCII
         super.init()
         if isNameless { reportNameless() }
     }
@@ -115,7 +118,8 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
         function: String = #function
     ) {
         let declaration = KeyDeclaration(fileID: fileID, line: line, column: column)
-        let function = canonicalName(function)
+        let nameIsASCII = isASCII(function)
+        let function = nameIsASCII ? function : function.precomposedStringWithCanonicalMapping
         self.name = function
         self.nameHash = function.hashValue
         self.givenDefault = defaultValue
@@ -123,7 +127,7 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
         self.defaultObject = defaultValue.userDefaultsObject
         self.declaration = declaration
         isNameless = LeftOutNames.isNameless(function, declaredAt: declaration)
-        nameIsASCII = isASCII(function)
+        self.nameIsASCII = nameIsASCII
         super.init()
         if isNameless { reportNameless() }
     }
@@ -145,7 +149,8 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
         line: UInt = #line, column: UInt = #column
     ) {
         let declaration = KeyDeclaration(fileID: fileID, line: line, column: column)
-        let name = canonicalName(name)
+        let nameIsASCII = isASCII(name)
+        let name = nameIsASCII ? name : name.precomposedStringWithCanonicalMapping
         self.name = name
         self.nameHash = name.hashValue
         // Called once here too, so that a key always holds a value of its type (its description, a
@@ -155,7 +160,7 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
         self.defaultObject = nil
         self.declaration = declaration
         isNameless = LeftOutNames.isNamelessExplicit(name, declaredAt: declaration)
-        nameIsASCII = isASCII(name)
+        self.nameIsASCII = nameIsASCII
         super.init()
         if isNameless { reportNameless() }
     }
@@ -175,7 +180,8 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
         column: UInt = #column, function: String = #function
     ) {
         let declaration = KeyDeclaration(fileID: fileID, line: line, column: column)
-        let function = canonicalName(function)
+        let nameIsASCII = isASCII(function)
+        let function = nameIsASCII ? function : function.precomposedStringWithCanonicalMapping
         self.name = function
         self.nameHash = function.hashValue
         self.givenDefault = makeDefault()
@@ -183,7 +189,7 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
         self.defaultObject = nil
         self.declaration = declaration
         isNameless = LeftOutNames.isNameless(function, declaredAt: declaration)
-        nameIsASCII = isASCII(function)
+        self.nameIsASCII = nameIsASCII
         super.init()
         if isNameless { reportNameless() }
     }
