@@ -1,8 +1,9 @@
 import Foundation
 
 /// A value guarded by a lock, which every platform has (an `NSLock`): the library's state shared
-/// between threads lives in these. Orders that span several steps (a write and its record, a save)
-/// use plain `NSLock`s, named where they live.
+/// between threads lives in these, and code that runs under the lock takes the state `inout`. Orders
+/// that span several steps (the write order, a save, the suite's file lock) are `RankedLock`s, whose
+/// order `LockRank` writes down and debug builds check (RankedLock.swift).
 final class Locked<State> {
     private let lock = NSLock()
     // Unchecked: the lock already makes every access exclusive, and the run-time check Swift would add
