@@ -79,23 +79,13 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
     ///     defaults; two declarations of one name with different defaults are a conflict.
     ///   - line: Leave it out: see `fileID`.
     ///   - column: Leave it out: see `fileID`.
-    public init(
+    public convenience init(
         _ name: String, defaultValue: Value, fileID: StaticString = #fileID, line: UInt = #line,
         column: UInt = #column
     ) {
-        let declaration = KeyDeclaration(fileID: fileID, line: line, column: column)
-        let nameIsASCII = isASCII(name)
-        let name = nameIsASCII ? name : name.precomposedStringWithCanonicalMapping
-        self.name = name
-        self.nameHash = name.hashValue
-        self.givenDefault = defaultValue
-        self.makeDefault = nil
-        self.defaultObject = defaultValue.userDefaultsObject
-        self.declaration = declaration
-        isNameless = LeftOutNames.isNamelessExplicit(name, declaredAt: declaration)
-        self.nameIsASCII = nameIsASCII
-        super.init()
-        if isNameless { reportNameless() }
+        self.init(
+            name, given: true, defaultValue, makeDefault: nil,
+            declaration: KeyDeclaration(fileID: fileID, line: line, column: column))
     }
 
     /// Creates a key named after the property that declares it: for a computed `static var`, where
@@ -113,23 +103,13 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
     ///   - line: Leave it out: see `fileID`.
     ///   - column: Leave it out: see `fileID`.
     ///   - function: Leave it out: the name Swift gives the declaration, which the key takes.
-    public init(
+    public convenience init(
         defaultValue: Value, fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column,
         function: String = #function
     ) {
-        let declaration = KeyDeclaration(fileID: fileID, line: line, column: column)
-        let nameIsASCII = isASCII(function)
-        let function = nameIsASCII ? function : function.precomposedStringWithCanonicalMapping
-        self.name = function
-        self.nameHash = function.hashValue
-        self.givenDefault = defaultValue
-        self.makeDefault = nil
-        self.defaultObject = defaultValue.userDefaultsObject
-        self.declaration = declaration
-        isNameless = LeftOutNames.isNameless(function, declaredAt: declaration)
-        self.nameIsASCII = nameIsASCII
-        super.init()
-        if isNameless { reportNameless() }
+        self.init(
+            function, given: false, defaultValue, makeDefault: nil,
+            declaration: KeyDeclaration(fileID: fileID, line: line, column: column))
     }
 
     /// Creates a key whose default is computed each time a read needs it: a date relative to now, a
@@ -144,25 +124,15 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
     /// Such a default is not registered with the store's `register(defaults:)`: the plain
     /// `UserDefaults` API sees nothing for the name until a value is stored (`object(forKey:)` is
     /// `nil`), and ``DefaultsStore/hasKey(_:)`` is `false` until then.
-    public init(
+    public convenience init(
         _ name: String, default makeDefault: @escaping @Sendable () -> Value, fileID: StaticString = #fileID,
         line: UInt = #line, column: UInt = #column
     ) {
-        let declaration = KeyDeclaration(fileID: fileID, line: line, column: column)
-        let nameIsASCII = isASCII(name)
-        let name = nameIsASCII ? name : name.precomposedStringWithCanonicalMapping
-        self.name = name
-        self.nameHash = name.hashValue
         // Called once here too, so that a key always holds a value of its type (its description, a
         // stored property of a non-optional type); reads call it again.
-        self.givenDefault = makeDefault()
-        self.makeDefault = makeDefault
-        self.defaultObject = nil
-        self.declaration = declaration
-        isNameless = LeftOutNames.isNamelessExplicit(name, declaredAt: declaration)
-        self.nameIsASCII = nameIsASCII
-        super.init()
-        if isNameless { reportNameless() }
+        self.init(
+            name, given: true, makeDefault(), makeDefault: makeDefault,
+            declaration: KeyDeclaration(fileID: fileID, line: line, column: column))
     }
 
     /// Creates a key named after the property that declares it, whose default is computed each time a
@@ -175,20 +145,34 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
     ///   - line: Leave it out: see `fileID`.
     ///   - column: Leave it out: see `fileID`.
     ///   - function: Leave it out: the name Swift gives the declaration, which the key takes.
-    public init(
+    public convenience init(
         default makeDefault: @escaping @Sendable () -> Value, fileID: StaticString = #fileID, line: UInt = #line,
         column: UInt = #column, function: String = #function
     ) {
-        let declaration = KeyDeclaration(fileID: fileID, line: line, column: column)
-        let nameIsASCII = isASCII(function)
-        let function = nameIsASCII ? function : function.precomposedStringWithCanonicalMapping
-        self.name = function
-        self.nameHash = function.hashValue
-        self.givenDefault = makeDefault()
+        self.init(
+            function, given: false, makeDefault(), makeDefault: makeDefault,
+            declaration: KeyDeclaration(fileID: fileID, line: line, column: column))
+    }
+
+    /// Every key is made here: the name in the form keys store (`canonicalName`, with one scan for
+    /// ASCII), and whether it is nameless by the rule for a name `given` or left out (`LeftOutNames`).
+    private init(
+        _ name: String, given: Bool, _ givenDefault: Value, makeDefault: (@Sendable () -> Value)?,
+        declaration: KeyDeclaration
+    ) {
+        let nameIsASCII = isASCII(name)
+        let name = nameIsASCII ? name : name.precomposedStringWithCanonicalMapping
+        self.name = name
+        self.nameHash = name.hashValue
+        self.givenDefault = givenDefault
         self.makeDefault = makeDefault
-        self.defaultObject = nil
+        // A default computed at each read is not registered.
+        self.defaultObject = makeDefault == nil ? givenDefault.userDefaultsObject : nil
         self.declaration = declaration
-        isNameless = LeftOutNames.isNameless(function, declaredAt: declaration)
+        isNameless =
+            given
+            ? LeftOutNames.isNamelessExplicit(name, declaredAt: declaration)
+            : LeftOutNames.isNameless(name, declaredAt: declaration)
         self.nameIsASCII = nameIsASCII
         super.init()
         if isNameless { reportNameless() }
