@@ -11,9 +11,9 @@ protocol DomainSaver: AnyObject, Sendable {
     /// A name of the domain is used for the first time: start watching for other processes' saves and
     /// make Foundation read the domain, once; every caller returns only once that is done.
     func prepareForFirstUse()
-    /// `name` was just written (`nil`: removed) in the storage: save it soon. Called with the context's
-    /// write order held, so records change in the order values do.
-    func recordWrite(_ object: Any?, forName name: String)
+    /// `name` was just written (`nil`: removed) in the storage, replacing its `otherForms`: save it soon.
+    /// Called with the context's write order held, so records change in the order values do.
+    func recordWrite(_ object: Any?, forName name: String, otherForms: [String])
     /// The other forms of `name` (composed and decomposed, where their bytes differ from the name's):
     /// Foundation on Linux keeps one form of a name in memory, and drops a `set` of one while another
     /// read from the file is there, so a change of `name` removes them first (and the save removes them

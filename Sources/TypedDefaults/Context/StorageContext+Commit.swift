@@ -16,7 +16,9 @@ extension StorageContext {
         return commitInOrder(object, forName: name, tracked: tracked, asciiName: asciiName)
     }
 
-    /// `commit`'s step, with `writeOrder` held: for compound operations (`compoundStep`).
+    /// `commit`'s step, with `writeOrder` held: for compound operations (`compoundStep`). Inlined into
+    /// `commit`: the write path's cost is gated.
+    @inline(__always)
     func commitInOrder(_ object: Any?, forName name: String, tracked: (any TrackedName)?, asciiName: Bool = false)
         -> Commit?
     {
@@ -187,18 +189,23 @@ extension StorageContext {
 
     /// A change made here: into the storage, and into the saver's record of what to save (Linux).
     /// Called with `writeOrder` held.
+    @inline(__always)
     func storeAndRecord(_ object: Any?, forName name: String, asciiName: Bool = false) {
-        store(object, forName: name, asciiName: asciiName)
-        saver?.recordWrite(object, forName: name)
+        let others = store(object, forName: name, asciiName: asciiName)
+        saver?.recordWrite(object, forName: name, otherForms: others)
     }
 
-    func store(_ object: Any?, forName name: String, asciiName: Bool = false) {
+    /// Puts `object` into the storage under `name`; returns the other forms of the name it removed.
+    @discardableResult
+    func store(_ object: Any?, forName name: String, asciiName: Bool = false) -> [String] {
         let watched = !externalWatches.isEmpty
         if watched { writingThread.withLock { $0 = (ObjectIdentifier(Thread.current), name) } }
         // One form of a name at a time (Linux: see `DomainSaver.otherForms`, which tells an ASCII name at
         // once; a key's write knows it already).
+        var others: [String] = []
         if let saver, !asciiName {
-            for other in saver.otherForms(of: name) { storage.removeObject(forKey: other) }
+            others = saver.otherForms(of: name)
+            for other in others { storage.removeObject(forKey: other) }
         }
         if let object {
             storage.set(object, forKey: name)
@@ -210,6 +217,7 @@ extension StorageContext {
             // Read only for a watched name: optional chaining skips the right-hand side otherwise.
             externalWatches[name]?.last = storage.object(forKey: name)
         }
+        return others
     }
 
     /// Runs `body` so that no other `exclusively` over this storage runs meanwhile: in this process, and

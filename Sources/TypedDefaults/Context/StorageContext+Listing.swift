@@ -28,18 +28,24 @@ extension StorageContext {
     /// copy of the whole domain). A backend that cannot list its values cannot tell a stored value equal
     /// to the registered default from the default itself.
     func storedObject(forName name: String) -> Any? {
+        var read = storage.object(forKey: name)
         // A value another process saved for a name this process had not used is put aside: in first.
-        if saver != nil, storage.object(forKey: name) == nil { bringInDeferred(only: name) }
-        return storedObject(forName: name, inOrder: false)
+        if read == nil, saver != nil {
+            bringInDeferred(only: name)
+            read = storage.object(forKey: name)
+        }
+        guard let object = read else { return nil }
+        return storedObject(object, forName: name, inOrder: false)
     }
 
     /// `storedObject`, with `writeOrder` held (the caller brought in what was put aside for `name`).
     func storedObjectInOrder(forName name: String) -> Any? {
-        storedObject(forName: name, inOrder: true)
+        guard let object = storage.object(forKey: name) else { return nil }
+        return storedObject(object, forName: name, inOrder: true)
     }
 
-    private func storedObject(forName name: String, inOrder: Bool) -> Any? {
-        guard let object = storage.object(forKey: name) else { return nil }
+    /// Whether `object`, what a read of `name` gave, is stored, or a registered default or launch argument.
+    private func storedObject(_ object: Any, forName name: String, inOrder: Bool) -> Any? {
         let record = keyRecords.withLock { $0[name] }
         let isArgument = LaunchArguments.names.contains(name)
         if !isArgument, let record {

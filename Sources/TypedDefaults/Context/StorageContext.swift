@@ -27,8 +27,9 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     var sequence: UInt64 = 0
     /// Values other processes saved for names this process has not used (no key bound them and the
     /// storage does not hold them): brought in when a key first uses the name, or the suite is listed.
-    /// Guarded by `writeOrder`.
-    var deferred: [ExactText: Any] = [:]
+    /// Guarded by `writeOrder`; unchecked, as `Locked`'s state is: the lock already makes every access
+    /// exclusive, and Swift's run-time check cost every write (a commit drops what was put aside).
+    @exclusivity(unchecked) var deferred: [ExactText: Any] = [:]
     /// The storage, when it reports changes made by other means than the library's writes.
     let externalStorage: (any ExternallyChangingStorage)?
     /// Names watched for such changes (those with an observer), each with its watch and the object

@@ -24,11 +24,11 @@ enum LeftOutNames {
     }
 
     /// Whether a key with the explicit name `name` is nameless: only a type-shaped name that another
-    /// declaration took first. Costs a byte comparison for other names (a computed key makes a key at
-    /// every access).
+    /// declaration took first, which begins with a capital (type names do; a lowercase module's name
+    /// written out at file scope is not caught). Costs one byte comparison for other names: a computed
+    /// key makes a key at every access.
     static func isNamelessExplicit(_ name: String, declaredAt declaration: KeyDeclaration) -> Bool {
-        guard let first = name.utf8.first else { return false }
-        guard (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first) || declaration.isInModule(named: name) else {
+        guard let first = name.utf8.first, (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first) else {
             return false
         }
         guard isTypeShaped(name, declaredAt: declaration) else { return false }

@@ -156,6 +156,7 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
 
     /// Every key is made here: the name in the form keys store (`canonicalName`, with one scan for
     /// ASCII), and whether it is nameless by the rule for a name `given` or left out (`LeftOutNames`).
+    @inline(__always)
     private init(
         _ name: String, given: Bool, _ givenDefault: Value, makeDefault: (@Sendable () -> Value)?,
         declaration: KeyDeclaration

@@ -47,7 +47,9 @@
 
             /// Records a write of `name`, whose other forms (composed, decomposed) are `otherForms`.
             mutating func record(_ object: Any?, for name: ExactText, otherForms: [String]) {
-                for other in otherForms { changes[ExactText(other)] = nil }
+                if !otherForms.isEmpty {
+                    for other in otherForms { changes[ExactText(other)] = nil }
+                }
                 changes.updateValue(object, forKey: name)
             }
         }
@@ -152,8 +154,7 @@
 
         // MARK: Writes
 
-        func recordWrite(_ object: Any?, forName name: String) {
-            let others = otherForms(of: name)
+        func recordWrite(_ object: Any?, forName name: String, otherForms others: [String]) {
             let mustSchedule = pending.withLock { state -> Bool in
                 state.record(object, for: ExactText(name), otherForms: others)
                 defer { state.saveScheduled = true }
