@@ -81,6 +81,15 @@ struct ObserverOrderTests {
         }
     }
 
+    /// The same where main-actor observers run inside a write made on the main thread (an app; here the
+    /// probe): once the write returns, both heard `[20, 10]` and the store holds 10. Before, the clamp was
+    /// delivered to the second observer inside the first write's delivery: it heard `[10, 20]`. (Under
+    /// `swift test` on Linux the old code did not take that path, so the test below passed there.)
+    @Test func anObserverThatWritesBackInsideAMainThreadWriteIsHeardInOrder() throws {
+        let output = try ProbeProcess.run(["main-actor-clamp", "-"])
+        #expect(output.lines == ["clamping: [20, 10] watching: [20, 10] stored: 10"], "\(output.standardError)")
+    }
+
     /// A main-actor observer clamps the value by writing back inside its call; a second main-actor
     /// observer of the key hears the write, then the clamp, and ends on what the store holds. Before,
     /// the clamp was delivered inside the first write's delivery, so the second observer heard

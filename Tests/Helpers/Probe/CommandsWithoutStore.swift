@@ -15,6 +15,7 @@ import TypedDefaults
     "first": firstCommand,
     "main-actor-write": mainActorWriteCommand,
     "main-actor-write-after-await": mainActorWriteAfterAwaitCommand,
+    "main-actor-clamp": mainActorClampCommand,
     "read-archives": readArchivesCommand,
     "plain-read": plainReadCommand,
     "read-url": readURLCommand,
@@ -95,6 +96,23 @@ import TypedDefaults
         exit(0)
     }
     dispatchMain()
+}
+
+@MainActor private func mainActorClampCommand(_ arguments: [String]) {
+    // Two main-actor observers on the main thread; the first clamps the value by writing back inside its
+    // call. Prints what each heard once the write returns, and what the store holds.
+    let store = DefaultsStore(storage: InMemoryStorage())
+    var clamping: [Int] = []
+    var watching: [Int] = []
+    let clamp = store.observe(Fixture.count, isolation: MainActor.shared) { change in
+        clamping.append(change.newValue)
+        if change.newValue > 10 { store[Fixture.count] = 10 }
+    }
+    let watch = store.observe(Fixture.count, isolation: MainActor.shared) { watching.append($0.newValue) }
+    store[Fixture.count] = 20
+    print("clamping: \(clamping) watching: \(watching) stored: \(store[Fixture.count])")
+    clamp.cancel()
+    watch.cancel()
 }
 
 @MainActor private func readArchivesCommand(_ arguments: [String]) {

@@ -48,6 +48,8 @@
 //   typed-defaults-probe main-actor-write -             observe on the main actor, write on the main thread,
 //                                                       print what the observer saw after each write
 //   typed-defaults-probe main-actor-write-after-await - the same from a main-actor task after it has waited
+//   typed-defaults-probe main-actor-clamp -             two main-actor observers, one writing back; print what
+//                                                       each heard and what is stored
 //   typed-defaults-probe read-archives -                for each line on stdin (an archive in hexadecimal), read
 //                                                       it as a swatch, swatches and a URL, then print "ok"
 //   typed-defaults-probe first OPERATION SUITE          OPERATION as the process's first call of the
