@@ -28,6 +28,24 @@ struct NameFormTests {
         }
     }
 
+    /// A value other code stored under the decomposed spelling (Apple's Foundation keeps it apart from
+    /// the composed one) moves to the form keys store under: the names are compared by their bytes.
+    /// Before this was mended, `moveObject` compared them with Swift's `==`, took them for one name and
+    /// moved nothing, which GettingStarted says it does.
+    @Test func aValueStoredUnderTheDecomposedSpellingMovesToTheComposedOne() throws {
+        try withSuite { suite, store in
+            store.storage.set(7, forKey: Self.decomposed)
+            #expect(store.moveObject(fromName: Self.decomposed, toName: Self.decomposed))
+            #expect(store[UserDefaultTypedKey<Int>(Self.composed, defaultValue: 0)] == 7)
+            #expect(store.snapshot().keys.map { Array($0.unicodeScalars) } == [Array(Self.composed.unicodeScalars)])
+            #if os(Linux)
+                try store.flush()
+                let next = try ProbeProcess.run(["plain-read", suite, Self.composed, Self.decomposed]).lines
+                #expect(next == ["7", "nil"])
+            #endif
+        }
+    }
+
     #if os(Linux)
         /// The next launch reads the same: the file holds the composed form.
         @Test func theNextLaunchReadsTheComposedForm() throws {

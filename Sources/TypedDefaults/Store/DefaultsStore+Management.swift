@@ -14,11 +14,8 @@ extension DefaultsStore {
     /// - Returns: Whether a value was moved.
     @discardableResult
     public func migrate<Value>(from oldName: String, to key: UserDefaultTypedKey<Value>) -> Bool {
-        let oldStoredName = keyPrefix + oldName
-        let newStoredName = storedName(key)
-        guard !key.isNameless, oldStoredName != newStoredName, context.storedObject(forName: oldStoredName) != nil
-        else { return false }
-        return move(from: oldStoredName, to: newStoredName) { Value(userDefaultsObject: $0)?.userDefaultsObject }
+        guard !key.isNameless else { return false }
+        return move(from: keyPrefix + oldName, to: storedName(key)) { Value(userDefaultsObject: $0)?.userDefaultsObject }
     }
 
     /// The values stored under this store's prefix, with the prefix removed; registered defaults
@@ -96,28 +93,34 @@ extension DefaultsStore {
     /// is, observed and saved as any write; a value already stored under `newName` is kept, and then
     /// nothing moves. Returns whether a value was moved. To move a value to a key, converting it
     /// through the key's type, use ``migrate(from:to:)``.
-    @discardableResult
     ///
     /// One step: no other write in this process lands between the check and the move, and on Linux
     /// none of another process's saves either (it holds the suite's file lock, reads what others saved,
     /// and saves before it returns).
+    @discardableResult
     public func moveObject(fromName oldName: String, toName newName: String) -> Bool {
         // The old name as it was stored; the new one in the form keys store (`canonicalName`).
         let (from, to) = (keyPrefix + oldName, keyPrefix + canonicalName(newName))
-        guard oldName != newName, context.storedObject(forName: from) != nil else { return false }
         return move(from: from, to: to) { $0 }
     }
 
     /// Moves the object stored under `from` to `to`, as `convert` makes it, when `to` stores nothing: one
     /// step of the storage's order (`StorageContext.compoundStep`). A save that fails is reported; the
     /// move stands in memory and is saved later, as any write.
+    ///
+    /// The names are compared by their bytes, not by Swift's `==`: a value stored under a decomposed
+    /// spelling moves to the composed one keys store under. Nothing stored under `from`: no step is
+    /// taken (on Linux it would take the file lock), so calling it on every launch costs a read.
     func move(from: String, to: String, converting convert: (Any) -> Any?) -> Bool {
+        guard !from.utf8.elementsEqual(to.utf8), context.storedObject(forName: from) != nil else { return false }
         var moved = false
         do {
             try context.compoundStep(names: [from, to]) { read, write in
                 guard read(to) == nil, let object = read(from), let converted = convert(object) else { return }
-                write(converted, to)
+                // The old name first: a change of a name replaces its other forms (Linux), and `to` may
+                // be another form of `from`.
                 write(nil, from)
+                write(converted, to)
                 moved = true
             }
         } catch {
