@@ -15,7 +15,9 @@ extension DefaultsStore {
     @discardableResult
     public func migrate<Value>(from oldName: String, to key: UserDefaultTypedKey<Value>) -> Bool {
         guard !key.isNameless else { return false }
-        return move(from: keyPrefix + oldName, to: storedName(key)) { Value(userDefaultsObject: $0)?.userDefaultsObject }
+        return move(from: keyPrefix + oldName, to: storedName(key)) {
+            Value(userDefaultsObject: $0)?.userDefaultsObject
+        }
     }
 
     /// The values stored under this store's prefix, with the prefix removed; registered defaults
