@@ -10,8 +10,19 @@
         /// Names are kept by their bytes (``ExactText``): a file may hold two forms of one text that Swift
         /// takes for equal, and Foundation keeps both.
         static func parse(_ bytes: [UInt8]) -> [ExactText: Any]? {
-            if let dictionary = BinaryPropertyList.decode(bytes) { return dictionary }
-            if isRefusedOutright(bytes) { return nil }
+            parseJudging(bytes).parsed
+        }
+
+        /// `parse`, and whether a file it could not read is one no reader may be handed
+        /// (`isRefusedOutright`), judged once.
+        static func parseJudging(_ bytes: [UInt8]) -> (parsed: [ExactText: Any]?, refusedOutright: Bool) {
+            if let dictionary = BinaryPropertyList.decode(bytes) { return (dictionary, false) }
+            if isRefusedOutright(bytes) { return (nil, true) }
+            return (parsedByFoundation(bytes), false)
+        }
+
+        /// What Foundation's parser reads from `bytes`, which the library's own reader left.
+        private static func parsedByFoundation(_ bytes: [UInt8]) -> [ExactText: Any]? {
             guard let parsed = try? PropertyListSerialization.propertyList(from: Data(bytes), format: nil),
                 let dictionary = parsed as? [String: Any]
             else { return nil }

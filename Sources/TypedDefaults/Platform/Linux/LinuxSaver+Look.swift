@@ -125,8 +125,7 @@
             )
             while let current = existing {
                 let bytes = try current.readAll(path: file.path)
-                let parsed = bytes.isEmpty ? nil : Self.parse(bytes)
-                let refused = parsed == nil && !bytes.isEmpty && Self.isRefusedOutright(bytes)
+                let (parsed, refused) = bytes.isEmpty ? (nil, false) : Self.parseJudging(bytes)
                 result = (parsed, !bytes.starts(with: Array("bplist".utf8)), refused)
                 // A file refused outright is complete: waiting would not make it readable.
                 guard result.parsed == nil, waiting, !refused else { break }
