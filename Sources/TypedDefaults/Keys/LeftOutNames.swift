@@ -15,12 +15,12 @@ enum LeftOutNames {
     /// access asks once.
     private static let typeNames = Locked<[String: Bool]>([:])
 
-    /// Whether a key whose name was left out, and so is `name`, is nameless.
+    /// Whether a key whose name was left out, and so is `name`, is nameless. A computed key makes a key
+    /// at every access: its declaration's claim answers those after the first with one lookup.
     static func isNameless(_ name: String, declaredAt declaration: KeyDeclaration) -> Bool {
-        if name.isEmpty || name.utf8.contains(UInt8(ascii: "(")) || isTypeShaped(name, declaredAt: declaration) {
-            return true
-        }
-        return !claim(name, for: declaration)
+        if name.isEmpty || name.utf8.contains(UInt8(ascii: "(")) { return true }
+        if let first = claimed.withLock({ $0[name] }) { return first != declaration }
+        return isTypeShaped(name, declaredAt: declaration) || !claim(name, for: declaration)
     }
 
     /// Whether a key with the explicit name `name` is nameless: only a type-shaped name that another
@@ -38,9 +38,9 @@ enum LeftOutNames {
     /// The module's name, ``UserDefaultTypedKeys``, or a top-level type of the declaring module: what
     /// `#function` gives at file scope and in a `static let`.
     private static func isTypeShaped(_ name: String, declaredAt declaration: KeyDeclaration) -> Bool {
-        if name == "UserDefaultTypedKeys" || declaration.isInModule(named: name) { return true }
+        if name == "UserDefaultTypedKeys" { return true }
         guard let module = declaration.module else { return false }
-        return isTopLevelType(named: name, inModule: module)
+        return name == module || isTopLevelType(named: name, inModule: module)
     }
 
     /// Whether `module` declares a top-level enum, struct or class named `name`, asked of the runtime by
@@ -85,11 +85,4 @@ extension KeyDeclaration {
         return String(text[..<slash])
     }
 
-    /// Whether the declaring module is named `name`, compared byte by byte without making a string.
-    func isInModule(named name: String) -> Bool {
-        fileID.withUTF8Buffer { bytes in
-            let count = name.utf8.count
-            return bytes.count > count && bytes[count] == UInt8(ascii: "/") && bytes.starts(with: name.utf8)
-        }
-    }
 }

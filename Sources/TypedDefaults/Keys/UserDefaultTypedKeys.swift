@@ -161,8 +161,7 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
         _ name: String, given: Bool, _ givenDefault: Value, makeDefault: (@Sendable () -> Value)?,
         declaration: KeyDeclaration
     ) {
-        let nameIsASCII = isASCII(name)
-        let name = nameIsASCII ? name : name.precomposedStringWithCanonicalMapping
+        let (name, nameIsASCII) = canonicalForm(of: name)
         self.name = name
         self.nameHash = name.hashValue
         self.givenDefault = givenDefault

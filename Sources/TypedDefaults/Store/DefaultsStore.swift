@@ -21,8 +21,7 @@ public final class DefaultsStore: Sendable {
 
     init(context: StorageContext, keyPrefix: String) {
         self.context = context
-        self.keyPrefix = canonicalName(keyPrefix)
-        keyPrefixIsASCII = isASCII(keyPrefix)
+        (self.keyPrefix, keyPrefixIsASCII) = canonicalForm(of: keyPrefix)
     }
 
     /// The store over `UserDefaults.standard`; also available as ``Defaults``.
