@@ -87,7 +87,10 @@ import TypedDefaults
         let store = DefaultsStore(storage: InMemoryStorage())
         var seen: [Int] = []
         let token = store.observe(Fixture.count, isolation: MainActor.shared) { seen.append($0.newValue) }
+        // One suspension: after it, an async program's main actor runs off the main thread on Linux
+        // (printed, so the test knows it tried that case).
         try? await Task.sleep(nanoseconds: 1_000_000)
+        print("main thread: \(Thread.isMainThread)")
         store[Fixture.count] = 1
         print("after first write: \(seen)")
         store[Fixture.count] = 2
