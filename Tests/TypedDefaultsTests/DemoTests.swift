@@ -4,44 +4,15 @@ import Testing
 /// The README's first command, run as a user runs it: a real process with a HOME of its own.
 @Suite("The demo tells the truth: failures on standard error, once, and a non-zero status")
 struct DemoTests {
-    struct Run {
-        let status: Int32
-        let standardOutput: String
-        let standardError: String
-    }
+    typealias Run = ProbeProcess.Output
 
     /// Runs the demo built beside the probe, with `home` as HOME and no XDG_CONFIG_HOME unless given.
     private func demo(_ arguments: [String], home: URL, configHome: String? = nil) throws -> Run {
-        guard let products = ProbeProcess.productsDirectory else { throw CocoaError(.fileNoSuchFile) }
-        let process = Process()
-        process.executableURL = products.appendingPathComponent("typed-defaults-demo")
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["HOME"] = home.path
+        var environment = ["HOME": home.path]
         environment["XDG_CONFIG_HOME"] = configHome
-        environment["SWIFT_BACKTRACE"] = "enable=no"
-        process.environment = environment
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("demo-out-\(UUID())")
-        let errors = FileManager.default.temporaryDirectory.appendingPathComponent("demo-err-\(UUID())")
-        defer {
-            try? FileManager.default.removeItem(at: output)
-            try? FileManager.default.removeItem(at: errors)
-        }
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-        let outputHandle = try FileHandle(forWritingTo: output)
-        let errorHandle = try FileHandle(forWritingTo: errors)
-        process.standardOutput = outputHandle
-        process.standardError = errorHandle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try outputHandle.close()
-        try errorHandle.close()
-        return Run(
-            status: process.terminationStatus,
-            standardOutput: try String(contentsOf: output, encoding: .utf8),
-            standardError: try String(contentsOf: errors, encoding: .utf8))
+        return try ProbeProcess.run(
+            arguments, environment: environment, unsetting: configHome == nil ? ["XDG_CONFIG_HOME"] : [],
+            program: "typed-defaults-demo")
     }
 
     private func launchCount(in run: Run) -> String? {

@@ -63,14 +63,18 @@ struct ProbeProcess {
 
     /// Starts the probe with `environment` over the tests' own, without the variables in `unsetting`,
     /// in `directory` when given, and inside `wrapper` (a command that runs the probe, given its path and
-    /// arguments after its own) when given.
+    /// arguments after its own) when given. `program` names another executable of the package built
+    /// beside the probe (`typed-defaults-demo`), run the same way.
     init(
         _ arguments: [String], environment: [String: String] = [:], unsetting: [String] = [],
-        directory: URL? = nil, wrapper: [String] = []
+        directory: URL? = nil, wrapper: [String] = [], program: String? = nil
     ) throws {
-        guard let executable = Self.executable else {
+        guard
+            let executable = program.map({ Self.productsDirectory?.appendingPathComponent($0) }) ?? Self.executable
+        else {
             throw CocoaError(
-                .fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "typed-defaults-probe is not built"])
+                .fileNoSuchFile,
+                userInfo: [NSLocalizedDescriptionKey: "\(program ?? "typed-defaults-probe") is not built"])
         }
         if let command = wrapper.first {
             process.executableURL = URL(fileURLWithPath: command)
@@ -97,10 +101,11 @@ struct ProbeProcess {
     /// Runs the probe to the end.
     static func run(
         _ arguments: [String], environment: [String: String] = [:], unsetting: [String] = [], directory: URL? = nil,
-        wrapper: [String] = []
+        wrapper: [String] = [], program: String? = nil
     ) throws -> Output {
         let probe = try ProbeProcess(
-            arguments, environment: environment, unsetting: unsetting, directory: directory, wrapper: wrapper)
+            arguments, environment: environment, unsetting: unsetting, directory: directory, wrapper: wrapper,
+            program: program)
         try probe.input.fileHandleForWriting.close()
         return probe.finish()
     }
