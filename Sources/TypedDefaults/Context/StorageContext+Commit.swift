@@ -60,11 +60,7 @@ extension StorageContext {
         let result = try exclusively {
             try writeOrder.withLock { () throws -> Result in
                 // Values put aside for these names are the storage's before the step reads them.
-                var taken: [(name: String, object: Any?)] = []
-                for name in names {
-                    if let object = deferred.removeValue(forKey: ExactText(name)) { taken.append((name, object)) }
-                }
-                commits += applyInOrder(taken)
+                commits += applyInOrder(takeDeferred(names))
                 return try body(
                     { storedObjectInOrder(forName: $0) },
                     { object, name in
@@ -80,17 +76,17 @@ extension StorageContext {
     func bringInDeferred(only name: String? = nil) {
         let commits = writeOrder.withLock { () -> [Commit] in
             guard !deferred.isEmpty else { return [] }
-            var taken: [(name: String, object: Any?)] = []
-            if let name {
-                guard let object = deferred.removeValue(forKey: ExactText(name)) else { return [] }
-                taken = [(name, object)]
-            } else {
-                taken = deferred.map { ($0.key.text, $0.value) }
-                deferred = [:]
-            }
+            if let name { return applyInOrder(takeDeferred([name])) }
+            let taken = deferred.map { ($0.key.text, $0.value) }
+            deferred = [:]
             return applyInOrder(taken)
         }
         announce(commits)
+    }
+
+    /// Takes the values put aside for `names` (by their bytes). Called with `writeOrder` held.
+    private func takeDeferred(_ names: [String]) -> [(name: String, object: Any?)] {
+        names.compactMap { name in deferred.removeValue(forKey: ExactText(name)).map { (name, $0) } }
     }
 
     /// Puts changes this process did not write into the storage, and numbers those a read sees. Called
