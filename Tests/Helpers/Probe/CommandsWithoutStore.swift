@@ -90,7 +90,7 @@ import TypedDefaults
         // One suspension: after it, an async program's main actor runs off the main thread on Linux
         // (printed, so the test knows it tried that case).
         try? await Task.sleep(nanoseconds: 1_000_000)
-        print("main thread: \(Thread.isMainThread)")
+        print("main thread: \(isOnMainThread())")
         store[Fixture.count] = 1
         print("after first write: \(seen)")
         store[Fixture.count] = 2
@@ -150,3 +150,6 @@ import TypedDefaults
         print(store[key]?.absoluteString ?? "nil")
     }
 }
+
+/// `Thread.isMainThread`, which Apple's SDK does not let async code read directly.
+private func isOnMainThread() -> Bool { Thread.isMainThread }
