@@ -24,8 +24,8 @@ extension StorageContext {
             guard let bound = bindings.entry(for: storedName, nameHash: nameHash, valueType: valueType) else {
                 return nil
             }
-            if bound.firstKeyObject == keyObject { return (bound.tracked, nil, bound.first.defaultChanged) }
-            return (bound.tracked, bound.first, bound.first.defaultChanged)
+            if bound.firstKeyObject == keyObject { return (bound.tracked, nil, bound.defaultChanged) }
+            return (bound.tracked, bound.first, bound.defaultChanged)
         }
         guard let found else {
             recordUses(CollectionOfOne((storedName, key)))
@@ -48,21 +48,22 @@ extension StorageContext {
             return bindings.withLock { bindings in
                 // Another thread bound the name meanwhile, with another key object.
                 if let bound = bindings.entry(for: storedName, nameHash: nameHash, valueType: valueType) {
-                    if differs { bound.first.defaultChanged = true }
-                    return KeyBinding(tracked: bound.tracked, defaultChanged: bound.first.defaultChanged)
+                    guard differs else { return KeyBinding(tracked: bound.tracked, defaultChanged: bound.defaultChanged) }
+                    bindings.update(storedName, nameHash: nameHash, valueType: valueType) { $0.defaultChanged = true }
+                    return KeyBinding(tracked: bound.tracked, defaultChanged: true)
                 }
-                let first = FirstKey(key)
-                first.defaultChanged = differs
                 bindings.insert(
-                    BoundName(firstKeyObject: keyObject, tracked: tracked, first: first), for: storedName,
-                    nameHash: nameHash, valueType: valueType)
+                    BoundName(firstKeyObject: keyObject, tracked: tracked, first: FirstKey(key), defaultChanged: differs),
+                    for: storedName, nameHash: nameHash, valueType: valueType)
                 return KeyBinding(tracked: tracked, defaultChanged: differs)
             }
         }
         if let first = found.other, found.changed || !Self.sameDefault(first, key),
             checkAnotherKeyObject(key, as: storedName)
         {
-            bindings.withLock { _ in first.defaultChanged = true }
+            bindings.withLock { bindings in
+                bindings.update(storedName, nameHash: nameHash, valueType: valueType) { $0.defaultChanged = true }
+            }
             return KeyBinding(tracked: found.tracked, defaultChanged: true)
         }
         return KeyBinding(tracked: found.tracked, defaultChanged: found.changed)

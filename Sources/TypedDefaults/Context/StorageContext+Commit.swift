@@ -11,32 +11,33 @@ extension StorageContext {
     ///
     /// `asciiName`: the caller knows `name` has no character outside ASCII (it has no other forms).
     func commit(_ object: Any?, forName name: String, tracked: (any TrackedName)?, asciiName: Bool = false) -> Commit? {
-        writeOrder.lock()
-        defer { writeOrder.unlock() }
-        return commitInOrder(object, forName: name, tracked: tracked, asciiName: asciiName)
+        order.withLockedValue { order in
+            commitInOrder(object, forName: name, tracked: tracked, asciiName: asciiName, in: &order)
+        }
     }
 
-    /// `commit`'s step, with `writeOrder` held: for compound operations (`compoundStep`). Inlined into
+    /// `commit`'s step, in the order of changes: for compound operations (`compoundStep`). Inlined into
     /// `commit`: the write path's cost is gated.
     @inline(__always)
-    func commitInOrder(_ object: Any?, forName name: String, tracked: (any TrackedName)?, asciiName: Bool = false)
-        -> Commit?
-    {
+    func commitInOrder(
+        _ object: Any?, forName name: String, tracked: (any TrackedName)?, asciiName: Bool = false,
+        in order: inout ChangeOrder
+    ) -> Commit? {
         // A value another process saved for the name and put aside here is replaced by this write: a
         // later listing must not bring it back.
-        if !deferred.isEmpty { deferred[ExactText(name)] = nil }
+        if !order.deferred.isEmpty { order.deferred[ExactText(name)] = nil }
         // A name nothing in this storage bound has no tracked name and no observers: observing binds.
         guard let tracked = tracked ?? trackedName(name), Propagation.isOn else {
-            storeAndRecord(object, forName: name, asciiName: asciiName)
-            if cloudSync != nil { noteForSync(object, forName: name) }
+            storeAndRecord(object, forName: name, asciiName: asciiName, in: &order)
+            if order.cloudSync != nil { noteForSync(object, forName: name, in: &order) }
             return nil
         }
         // Looked up in the order of changes: an observer added before a change is committed hears it.
         let observers = observers.observers(of: name)
         let oldObject = observers.isEmpty ? nil : storage.object(forKey: name)
-        storeAndRecord(object, forName: name, asciiName: asciiName)
-        if cloudSync != nil { noteForSync(object, forName: name) }
-        sequence &+= 1
+        storeAndRecord(object, forName: name, asciiName: asciiName, in: &order)
+        if order.cloudSync != nil { noteForSync(object, forName: name, in: &order) }
+        let sequence = order.nextNumber()
         let newObject = observers.isEmpty ? nil : storage.object(forKey: name)
         expect(sequence, by: observers)
         return Commit(
@@ -45,7 +46,7 @@ extension StorageContext {
     }
 
     func applySavedElsewhere(_ changed: [(name: String, object: Any?)], isOwnWrite: (String) -> Bool) -> [Commit] {
-        writeOrder.withLock { applyInOrder(changed, isOwnWrite: isOwnWrite, deferringUnused: true) }
+        order.withLockedValue { applyInOrder(changed, isOwnWrite: isOwnWrite, deferringUnused: true, in: &$0) }
     }
 
     /// Runs `body` as one step of the storage's order of changes, atomic against every other write in
@@ -58,13 +59,15 @@ extension StorageContext {
     ) throws -> Result {
         var commits: [Commit] = []
         let result = try exclusively {
-            try writeOrder.withLock { () throws -> Result in
+            try order.withLockedValue { order throws -> Result in
                 // Values put aside for these names are the storage's before the step reads them.
-                commits += applyInOrder(takeDeferred(names))
+                commits += applyInOrder(takeDeferred(names, from: &order), in: &order)
                 return try body(
                     { storedObjectInOrder(forName: $0) },
                     { object, name in
-                        if let commit = commitInOrder(object, forName: name, tracked: nil) { commits.append(commit) }
+                        if let commit = commitInOrder(object, forName: name, tracked: nil, in: &order) {
+                            commits.append(commit)
+                        }
                     })
             }
         }
@@ -74,23 +77,22 @@ extension StorageContext {
 
     /// Brings in the values put aside for names this process had not used: `name`'s alone, or all.
     func bringInDeferred(only name: String? = nil) {
-        let commits = writeOrder.withLock { () -> [Commit] in
-            guard !deferred.isEmpty else { return [] }
-            if let name { return applyInOrder(takeDeferred([name])) }
-            let taken = deferred.map { ($0.key.text, $0.value) }
-            deferred = [:]
-            return applyInOrder(taken)
+        let commits = order.withLockedValue { order -> [Commit] in
+            guard !order.deferred.isEmpty else { return [] }
+            if let name { return applyInOrder(takeDeferred([name], from: &order), in: &order) }
+            let taken = order.deferred.map { ($0.key.text, $0.value) }
+            order.deferred = [:]
+            return applyInOrder(taken, in: &order)
         }
         announce(commits)
     }
 
-    /// Takes the values put aside for `names` (by their bytes). Called with `writeOrder` held.
-    private func takeDeferred(_ names: [String]) -> [(name: String, object: Any?)] {
-        names.compactMap { name in deferred.removeValue(forKey: ExactText(name)).map { (name, $0) } }
+    /// Takes the values put aside for `names` (by their bytes).
+    private func takeDeferred(_ names: [String], from order: inout ChangeOrder) -> [(name: String, object: Any?)] {
+        names.compactMap { name in order.deferred.removeValue(forKey: ExactText(name)).map { (name, $0) } }
     }
 
-    /// Puts changes this process did not write into the storage, and numbers those a read sees. Called
-    /// with `writeOrder` held.
+    /// Puts changes this process did not write into the storage, and numbers those a read sees.
     ///
     /// In three passes, every read before every write and every write before the reads after: on Linux,
     /// Foundation recomputes its whole merged view of a suite at the first read after any write, so a
@@ -103,7 +105,7 @@ extension StorageContext {
     /// name many other processes write made each of them spend more time on it than on its own work.
     func applyInOrder(
         _ changed: [(name: String, object: Any?)], isOwnWrite: (String) -> Bool = { _ in false },
-        deferringUnused: Bool = false
+        deferringUnused: Bool = false, in order: inout ChangeOrder
     ) -> [Commit] {
         // A null or a set another tool put in the file: Foundation's `set` traps on it. The file keeps it
         // (a save writes it back); memory keeps what it had.
@@ -114,10 +116,10 @@ extension StorageContext {
         for (name, object, oldObject) in incoming.map({ ($0.name, $0.object, storage.object(forKey: $0.name)) }) {
             if deferringUnused {
                 if oldObject == nil, trackedName(name) == nil {
-                    deferred[ExactText(name)] = object
+                    order.deferred[ExactText(name)] = object
                     continue
                 }
-                deferred[ExactText(name)] = nil
+                order.deferred[ExactText(name)] = nil
             }
             // Already so here (Foundation read it, or this process wrote it): nothing to bring in. What
             // reads as the registered default may be the default alone: a value equal to it is set, so
@@ -126,14 +128,14 @@ extension StorageContext {
                 continue
             }
             written.append((name, oldObject))
-            store(object, forName: name)
+            store(object, forName: name, in: &order)
         }
         var commits: [Commit] = []
         for (name, oldObject) in written {
             let newObject = storage.object(forKey: name)
             // A removal that leaves the registered default in view of a value equal to it: no read changes.
             if propertyListsEqual(oldObject, newObject, by: .exact) { continue }
-            commits.append(numberedChange(of: name, from: oldObject, to: newObject))
+            commits.append(numberedChange(of: name, from: oldObject, to: newObject, in: &order))
         }
         return commits
     }
@@ -145,10 +147,11 @@ extension StorageContext {
     }
 
     /// A change the library did not make through `commit` (another process's save, a report of another
-    /// writer, a cloud value), numbered in the storage's order, with those who must hear it. Called with
-    /// `writeOrder` held.
-    func numberedChange(of name: String, from oldObject: Any?, to newObject: Any?) -> Commit {
-        sequence &+= 1
+    /// writer, a cloud value), numbered in the storage's order, with those who must hear it.
+    func numberedChange(of name: String, from oldObject: Any?, to newObject: Any?, in order: inout ChangeOrder)
+        -> Commit
+    {
+        let sequence = order.nextNumber()
         let observers = observers.observers(of: name)
         expect(sequence, by: observers)
         return Commit(
@@ -157,7 +160,7 @@ extension StorageContext {
     }
 
     /// Tells `observers` that change `sequence` is theirs, in the order of changes: those that get changes
-    /// in commit order (a stream) wait for it. Called with `writeOrder` held, where the change is numbered.
+    /// in commit order (a stream) wait for it. Called in the order of changes, where the change is numbered.
     func expect(_ sequence: UInt64, by observers: [Observer]) {
         for observer in observers { observer.expect(sequence) }
     }
@@ -178,23 +181,20 @@ extension StorageContext {
     /// What the storage holds for `name` now, and the number of the last change announced: a change
     /// numbered after it is not in the value.
     func currentObject(forName name: String) -> (object: Any?, sequence: UInt64) {
-        writeOrder.lock()
-        defer { writeOrder.unlock() }
-        return (storage.object(forKey: name), sequence)
+        order.withLockedValue { order in (storage.object(forKey: name), order.sequence) }
     }
 
     /// A change made here: into the storage, and into the saver's record of what to save (Linux).
-    /// Called with `writeOrder` held.
     @inline(__always)
-    func storeAndRecord(_ object: Any?, forName name: String, asciiName: Bool = false) {
-        let others = store(object, forName: name, asciiName: asciiName)
+    func storeAndRecord(_ object: Any?, forName name: String, asciiName: Bool = false, in order: inout ChangeOrder) {
+        let others = store(object, forName: name, asciiName: asciiName, in: &order)
         saver?.recordWrite(object, forName: name, otherForms: others)
     }
 
     /// Puts `object` into the storage under `name`; returns the other forms of the name it removed.
     @discardableResult
-    func store(_ object: Any?, forName name: String, asciiName: Bool = false) -> [String] {
-        let watched = !externalWatches.isEmpty
+    func store(_ object: Any?, forName name: String, asciiName: Bool = false, in order: inout ChangeOrder) -> [String] {
+        let watched = !order.externalWatches.isEmpty
         if watched { writingThread.withLock { $0 = (ObjectIdentifier(Thread.current), name) } }
         // One form of a name at a time (Linux: see `DomainSaver.otherForms`, which tells an ASCII name at
         // once; a key's write knows it already).
@@ -211,7 +211,7 @@ extension StorageContext {
         if watched {
             writingThread.withLock { $0 = nil }
             // Read only for a watched name: optional chaining skips the right-hand side otherwise.
-            externalWatches[name]?.last = storage.object(forKey: name)
+            order.externalWatches[name]?.last = storage.object(forKey: name)
         }
         return others
     }
@@ -230,7 +230,7 @@ extension StorageContext {
     func flush() throws {
         prepareDomain()
         try saver?.flush()
-        let refused = writeOrder.withLock({ cloudSync })?.push() ?? []
+        let refused = order.withLockedValue({ $0.cloudSync })?.push() ?? []
         // One error is thrown; the others would be lost with it, so they are reported.
         for other in refused.dropFirst() { ErrorReporting.report(other) }
         if let first = refused.first { throw first }
@@ -240,13 +240,13 @@ extension StorageContext {
     func removeDomain() {
         prepareDomain()
         guard let saver else {
-            (storage as? UserDefaults)?.removePersistentDomain(forName: domain?.name ?? "")
+            if let domain { domainStorage?.removeValues(in: domain) }
             return
         }
-        let commits = writeOrder.withLock {
+        let commits = order.withLockedValue { order in
             saver.forgetUnsavedWrites()
-            deferred = [:]
-            return applyInOrder((saver.storedValues() ?? [:]).map { ($0.key, nil) })
+            order.deferred = [:]
+            return applyInOrder((saver.storedValues() ?? [:]).map { ($0.key, nil) }, in: &order)
         }
         saver.removeFile()
         announce(commits)

@@ -8,16 +8,15 @@ extension StorageContext {
     /// other means. Cheap when the name is watched already (a SwiftUI view asks at each update).
     func keepWatchingExternalChanges(of name: String) {
         prepareDomain()
-        guard externalStorage != nil, writeOrder.withLock({ watchedForObservation.insert(name).inserted }) else {
+        guard externalStorage != nil, order.withLockedValue({ $0.watchedForObservation.insert(name).inserted }) else {
             return
         }
         watchExternalChanges(of: name)
     }
 
-    /// Whether `name` must be watched: it has observers, or Observation asked. Called with `writeOrder`
-    /// held.
-    func needsWatching(_ name: String) -> Bool {
-        watchedForObservation.contains(name) || !observers.observers(of: name).isEmpty
+    /// Whether `name` must be watched: it has observers, or Observation asked.
+    func needsWatching(_ name: String, in order: ChangeOrder) -> Bool {
+        order.watchedForObservation.contains(name) || !observers.observers(of: name).isEmpty
     }
 
     /// Watches `name` while it has observers (or `keepWatchingExternalChanges` asked), and stops when it
@@ -25,20 +24,22 @@ extension StorageContext {
     /// the registry each time.
     func watchExternalChanges(of name: String) {
         guard let externalStorage, externalStorage.canWatchChanges(ofKey: name) else { return }
-        // The storage's own locks (key-value observing's) are never taken under `writeOrder`: a report
-        // on another thread may be waiting for `writeOrder` while holding them.
+        // The storage's own locks (key-value observing's) are never taken in the order of changes (under `order`'s lock): a report
+        // on another thread may be waiting for that lock while holding them.
         var started: (any ExternalChangeWatch)?
-        if writeOrder.withLock({ needsWatching(name) && externalWatches[name] == nil }) {
+        if order.withLockedValue({ needsWatching(name, in: $0) && $0.externalWatches[name] == nil }) {
             started = externalStorage.watchChanges(ofKey: name) { [weak self] in self?.externalChange(of: name) }
         }
-        let unused = writeOrder.withLock { () -> [any ExternalChangeWatch] in
-            let stillObserved = needsWatching(name)
-            if stillObserved, externalWatches[name] == nil, let started {
-                externalWatches[name] = (started, storage.object(forKey: name))
+        let unused = order.withLockedValue { order -> [any ExternalChangeWatch] in
+            let stillObserved = needsWatching(name, in: order)
+            if stillObserved, order.externalWatches[name] == nil, let started {
+                order.externalWatches[name] = (started, storage.object(forKey: name))
                 return []
             }
             var unused = started.map { [$0] } ?? []
-            if !stillObserved, let entry = externalWatches.removeValue(forKey: name) { unused.append(entry.watch) }
+            if !stillObserved, let entry = order.externalWatches.removeValue(forKey: name) {
+                unused.append(entry.watch)
+            }
             return unused
         }
         for watch in unused { watch.stop() }
@@ -56,9 +57,9 @@ extension StorageContext {
         {
             return
         }
-        guard writeOrder.try() else { return readAgainLater(name) }
-        let commit = externalCommit(of: name)
-        writeOrder.unlock()
+        guard let commit = order.withLockedValueIfFree({ externalCommit(of: name, in: &$0) }) else {
+            return readAgainLater(name)
+        }
         if let commit { announce(commit) }
     }
 
@@ -69,19 +70,18 @@ extension StorageContext {
             guard let self else { return }
             // Taken off first: a report that comes while this one is read is read again after it.
             reportsToReadAgain.withLock { _ = $0.remove(name) }
-            let commit = writeOrder.withLock { externalCommit(of: name) }
+            let commit = order.withLockedValue { externalCommit(of: name, in: &$0) }
             if let commit { announce(commit) }
         }
     }
 
-    /// The change a report of `name` stands for, if observers have not heard it yet. Called with
-    /// `writeOrder` held.
-    func externalCommit(of name: String) -> Commit? {
-        guard let entry = externalWatches[name] else { return nil }
+    /// The change a report of `name` stands for, if observers have not heard it yet.
+    func externalCommit(of name: String, in order: inout ChangeOrder) -> Commit? {
+        guard let entry = order.externalWatches[name] else { return nil }
         let now = storage.object(forKey: name)
         if propertyListsEqual(now, entry.last, by: .exact) { return nil }
-        externalWatches[name]?.last = now
-        if cloudSync != nil { noteForSync(now, forName: name) }
-        return numberedChange(of: name, from: entry.last, to: now)
+        order.externalWatches[name]?.last = now
+        if order.cloudSync != nil { noteForSync(now, forName: name, in: &order) }
+        return numberedChange(of: name, from: entry.last, to: now, in: &order)
     }
 }

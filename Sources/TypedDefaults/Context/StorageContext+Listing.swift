@@ -11,12 +11,10 @@ extension StorageContext {
         return storedValuesInOrder()
     }
 
-    /// `storedValues`, without bringing in the values put aside: callable with `writeOrder` held.
+    /// `storedValues`, without bringing in the values put aside: callable inside the order of changes (`order`'s lock).
     func storedValuesInOrder() -> [String: Any]? {
         if let saver { return saver.storedValues() }
-        if let defaults = storage as? UserDefaults, let domain, domain != .unknown {
-            return defaults.persistentDomain(forName: domain.name) ?? [:]
-        }
+        if let domainStorage, let domain { return domainStorage.storedValues(in: domain) }
         return storage.storedValues()
     }
 
@@ -38,7 +36,7 @@ extension StorageContext {
         return storedObject(object, forName: name, inOrder: false)
     }
 
-    /// `storedObject`, with `writeOrder` held (the caller brought in what was put aside for `name`).
+    /// `storedObject`, inside the order of changes (the caller brought in what was put aside for `name`).
     func storedObjectInOrder(forName name: String) -> Any? {
         guard let object = storage.object(forKey: name) else { return nil }
         return storedObject(object, forName: name, inOrder: true)

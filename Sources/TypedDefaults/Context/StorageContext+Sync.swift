@@ -10,13 +10,13 @@ extension StorageContext {
         clock: @escaping @Sendable () -> Double
     ) {
         prepareDomain()
-        var engine = writeOrder.withLock { cloudSync }
+        var engine = order.withLockedValue { $0.cloudSync }
         if engine == nil {
-            // Made outside `writeOrder`: it reads the storage.
+            // Made outside the order's lock: it reads the storage.
             let made = CloudSync(cloud: cloud, context: self, debounce: debounce, clock: clock)
-            engine = writeOrder.withLock {
-                if cloudSync == nil { cloudSync = made }
-                return cloudSync
+            engine = order.withLockedValue { order in
+                if order.cloudSync == nil { order.cloudSync = made }
+                return order.cloudSync
             }
         }
         engine?.start(names)
@@ -25,10 +25,12 @@ extension StorageContext {
     }
 
     /// A change of `name` made on this device: versioned for the sync, if the name is synced, and the
-    /// versions kept beside the values. Called with `writeOrder` held.
-    func noteForSync(_ object: Any?, forName name: String) {
-        guard name != CloudSync.recordName, let saved = cloudSync?.localChange(name, object: object) else { return }
-        storeAndRecord(saved, forName: CloudSync.recordName)
+    /// versions kept beside the values.
+    func noteForSync(_ object: Any?, forName name: String, in order: inout ChangeOrder) {
+        guard name != CloudSync.recordName, let saved = order.cloudSync?.localChange(name, object: object) else {
+            return
+        }
+        storeAndRecord(saved, forName: CloudSync.recordName, in: &order)
     }
 
     /// Stores a value that came from the cloud, if it is newer than this device's, without pushing it
@@ -36,14 +38,14 @@ extension StorageContext {
     func applyFromCloud(_ entry: CloudEntry, forName name: String, sync: CloudSync) {
         // A value `UserDefaults` cannot hold (a null, a set): this device keeps its own.
         if let object = entry.object, !isStorablePropertyList(object) { return }
-        let commit = writeOrder.withLock { () -> Commit? in
+        let commit = order.withLockedValue { order -> Commit? in
             guard let saved = sync.acceptCloud(entry, forName: name) else { return nil }
             let oldObject = storage.object(forKey: name)
-            storeAndRecord(entry.object, forName: name)
-            storeAndRecord(saved, forName: CloudSync.recordName)
+            storeAndRecord(entry.object, forName: name, in: &order)
+            storeAndRecord(saved, forName: CloudSync.recordName, in: &order)
             let newObject = storage.object(forKey: name)
             if propertyListsEqual(oldObject, newObject, by: .exact) { return nil }
-            return numberedChange(of: name, from: oldObject, to: newObject)
+            return numberedChange(of: name, from: oldObject, to: newObject, in: &order)
         }
         if let commit { announce(commit) }
     }

@@ -9,8 +9,8 @@ import Foundation
 /// storages get one context per object, freed with the last store, observation or wrapper over it.
 /// Suite contexts live for the process, as Foundation's own suites do.
 final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
-    // @unchecked: `storage` is required to be thread-safe (see `KeyValueStorage`); `sequence` is
-    // guarded by `writeOrder`; the rest is `let` or guarded by a lock.
+    // @unchecked: `storage` is required to be thread-safe (see `KeyValueStorage`); every other field is
+    // a `let`, and the mutable state lives in the lock-owning types they hold.
     let storage: any KeyValueStorage
     /// The `UserDefaults` domain, for a `UserDefaults` storage.
     let domain: DefaultsDomain?
@@ -20,26 +20,13 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     let observers = ObserverRegistry()
     /// Makes `modify` calls over this storage take turns.
     let modifyLock = RankedLock(.modify)
-    /// Orders the storage's changes: a value, the saver's record that it must be saved and the change's
-    /// sequence number change together (lock order: see `LockRank`).
-    let writeOrder = RankedLock(.writeOrder)
-    /// The number of the last change announced; guarded by `writeOrder`.
-    var sequence: UInt64 = 0
-    /// Values other processes saved for names this process has not used (no key bound them and the
-    /// storage does not hold them): brought in when a key first uses the name, or the suite is listed.
-    /// Guarded by `writeOrder`; unchecked, as `Locked`'s state is: the lock already makes every access
-    /// exclusive, and Swift's run-time check cost every write (a commit drops what was put aside).
-    @exclusivity(unchecked) var deferred: [ExactText: Any] = [:]
+    /// The storage's order of changes and the state it guards (`ChangeOrder`): a value, the saver's
+    /// record that it must be saved and the change's number change together (lock order: `LockRank`).
+    let order = RankedLocked(.writeOrder, ChangeOrder())
     /// The storage, when it reports changes made by other means than the library's writes.
     let externalStorage: (any ExternallyChangingStorage)?
-    /// Names watched for such changes (those with an observer), each with its watch and the object
-    /// observers last heard of. Guarded by `writeOrder`.
-    var externalWatches: [String: (watch: any ExternalChangeWatch, last: Any?)] = [:]
-    /// Syncs the names chosen by `sync` through a cloud; nil until then. Guarded by `writeOrder`.
-    var cloudSync: CloudSync?
-    /// Names watched for Swift's Observation whether or not they have observers, for the context's life:
-    /// Observation does not tell when a tracking ends. Guarded by `writeOrder`.
-    var watchedForObservation: Set<String> = []
+    /// The storage, when its values live in a domain of the platform's preferences (`UserDefaults`).
+    let domainStorage: (any DomainStorage)?
     /// Names reported changed while the write order was taken, to be read again on `reportQueue`.
     let reportsToReadAgain = Locked<Set<String>>([])
     /// Where reports that could not take the write order at once are read again: one queue for the
@@ -59,21 +46,21 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
         let firstKeyObject: ObjectIdentifier
         let tracked: any TrackedName
         let first: FirstKey
+        /// Set once a key object of the name gave a default other than the registered one: from then on
+        /// every read of the name tells a stored value from that default, and every other key object is
+        /// compared with the name's record.
+        var defaultChanged: Bool
     }
     /// The key that bound a name, held (a freed key's address may be given to the next key object
     /// made, which must not pass for it), with its default, which another key object of the name (a
-    /// computed key) is compared with without a lock of its own.
+    /// computed key) is compared with without a lock.
     final class FirstKey: @unchecked Sendable {
-        // @unchecked: `defaultChanged` is guarded by `bindings`' lock; the rest is immutable.
+        // @unchecked: immutable; `key` and `defaultObject` are not `Sendable` types, but never change.
         let key: AnyObject
         let defaultObject: Any?
         let hasComputedDefault: Bool
         /// The key, where its value type has `==` and its default is given, not computed.
         let equatableKey: (any EquatableDefaultKey)?
-        /// Set once a key object of the name gave a default other than the registered one: from then on
-        /// every read of the name tells a stored value from that default, and every other key object is
-        /// compared with the name's record.
-        var defaultChanged = false
 
         init(_ key: some AnyTypedKey & AnyObject) {
             self.key = key
@@ -89,18 +76,17 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     /// for the whole process, shared by every suite, so all `UserDefaults` storages share one record:
     /// two suites that give one name different defaults would show each other's default.
     let keyRecords: Locked<[String: any AnyTypedKey]>
-    static let userDefaultsKeyRecords = Locked<[String: any AnyTypedKey]>([:])
+    static let domainKeyRecords = Locked<[String: any AnyTypedKey]>([:])
 
     private init(storage: any KeyValueStorage, domain: DefaultsDomain?) {
         self.storage = storage
         self.domain = domain
         externalStorage = storage as? any ExternallyChangingStorage
-        keyRecords = storage is UserDefaults ? Self.userDefaultsKeyRecords : Locked([:])
-        if let defaults = storage as? UserDefaults, let domain {
-            saver = Platform.makeSaver(domain: domain, defaults: defaults)
-        } else {
-            saver = nil
-        }
+        let domainStorage = storage as? any DomainStorage
+        self.domainStorage = domainStorage
+        // Registered defaults are one per process for every domain (`UserDefaults`' registration domain).
+        keyRecords = domainStorage != nil ? Self.domainKeyRecords : Locked([:])
+        saver = domain.flatMap { domainStorage?.makeSaver(for: $0) }
         saver?.attach(to: self)
         if externalStorage != nil {
             observers.onFirstAndLastObserver { [weak self] name, _ in self?.watchExternalChanges(of: name) }
@@ -155,8 +141,8 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     /// else one per storage object.
     static func forStorage(_ storage: some KeyValueStorage) -> StorageContext {
         var domain: DefaultsDomain?
-        if let defaults = storage as? UserDefaults {
-            domain = Platform.domain(of: defaults)
+        if let domainStorage = storage as? any DomainStorage {
+            domain = domainStorage.preferencesDomain
             switch domain {
             case .standard: return .standard
             case .suite(let name): if let context = forSuite(name) { return context }

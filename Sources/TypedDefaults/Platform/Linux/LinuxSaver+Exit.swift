@@ -28,23 +28,27 @@
             // `exit()` inside `modify`'s transform or from a signal handler that interrupted a save: this
             // thread holds `saving`, and maybe the file lock; nothing else in the process can.
             let holdsSaving = held.thread == this
-            if !holdsSaving {
-                guard saving.lock(before: deadline) else {
-                    return giveUpAtExit("another thread's save held the suite for \(Int(Self.exitWait)) s")
+            func save(_ save: inout SaveState) {
+                guard pending.withLock(before: deadline, { !$0.changes.isEmpty }) ?? true || !save.putBacks.isEmpty
+                else {
+                    return
+                }
+                do {
+                    if holdsSaving && held.holdsFileLock {
+                        _ = try savePendingLocked(to: file, atExit: deadline, in: &save)
+                    } else {
+                        _ = try file.withLock(before: deadline) {
+                            try savePendingLocked(to: file, atExit: deadline, in: &save)
+                        }
+                    }
+                } catch {
+                    ErrorReporting.report(reported(error))
                 }
             }
-            defer { if !holdsSaving { saving.unlock() } }
-            guard pending.withLock(before: deadline, { !$0.changes.isEmpty }) ?? true || !putBacks.isEmpty else {
-                return
-            }
-            do {
-                if holdsSaving && held.holdsFileLock {
-                    _ = try savePendingLocked(to: file, atExit: deadline)
-                } else {
-                    _ = try file.withLock(before: deadline) { try savePendingLocked(to: file, atExit: deadline) }
-                }
-            } catch {
-                ErrorReporting.report(reported(error))
+            if holdsSaving {
+                saving.withValueHeldAtExit(save)
+            } else if saving.withLockedValue(before: deadline, save) == nil {
+                giveUpAtExit("another thread's save held the suite for \(Int(Self.exitWait)) s")
             }
         }
 

@@ -63,11 +63,10 @@
         /// Reads the file, unless it is the version this process last read or wrote, and works out which
         /// names someone else changed there. A file that is not a property list is moved aside when
         /// `movingAsideUnreadable` (a save), else left to a later look (it may be half written by hand).
-        /// Called with `saving` held.
-        func look(at file: SuiteFile, movingAsideUnreadable: Bool) throws -> FileState {
+        func look(at file: SuiteFile, movingAsideUnreadable: Bool, in save: inout SaveState) throws -> FileState {
             var existing = try FileVersion.open(file.path)
             var state = FileState(contents: [:], owner: existing?.owner)
-            if let known, let version = known.version, version.identity == existing?.identity {
+            if let known = save.known, let version = known.version, version.identity == existing?.identity {
                 state.contents = known.contents
                 state.writtenByFoundation = known.writtenByFoundation
                 state.read = version
@@ -76,7 +75,7 @@
             // Foundation's `synchronize()` may have written into the version this process knew, which
             // someone has replaced since: what it wrote is read through that version, held open.
             var writtenOver: [ExactText: Any]?
-            if let version = known?.version, !version.identity.sameInode(as: existing?.identity),
+            if let version = save.known?.version, !version.identity.sameInode(as: existing?.identity),
                 version.rewrittenInPlace, let bytes = try? version.readAll(path: file.path)
             {
                 writtenOver = Self.parse(bytes)
@@ -95,19 +94,19 @@
                         state.notice = .unreadableFileKept(suite: domain, path: try file.moveAside())
                         state.owner = nil
                     }
-                    state.contents = known?.contents ?? [:]
+                    state.contents = save.known?.contents ?? [:]
                     return state
                 }
             }
             state.writtenByFoundation = writtenByFoundation
             // A file Foundation wrote that another process's save has replaced since this process last
             // looked: read after the suite's file, since that save keeps it before it replaces the file.
-            let plainSave = newPlainSave(file)
-            state.previous = known?.contents
-            known = (existing, state.contents, writtenByFoundation)
+            let plainSave = newPlainSave(file, in: &save)
+            state.previous = save.known?.contents
+            save.known = (existing, state.contents, writtenByFoundation)
             state.read = existing
             for wrote in [writtenOver, plainSave, writtenByFoundation ? state.contents : nil].compactMap({ $0 }) {
-                putBackWhatSynchronizeWroteOver(wrote, &state)
+                putBackWhatSynchronizeWroteOver(wrote, &state, in: &save)
             }
             return state
         }
@@ -139,14 +138,13 @@
         }
 
         /// What the suite's last plain save holds, if it is not the version this process last looked at.
-        /// Called with `saving` held.
-        func newPlainSave(_ file: SuiteFile) -> [ExactText: Any]? {
+        func newPlainSave(_ file: SuiteFile, in save: inout SaveState) -> [ExactText: Any]? {
             guard let version = try? FileVersion.open(file.plainSavePath) else {
-                plainSaveSeen = nil
+                save.plainSaveSeen = nil
                 return nil
             }
-            guard version.identity != plainSaveSeen else { return nil }
-            plainSaveSeen = version.identity
+            guard version.identity != save.plainSaveSeen else { return nil }
+            save.plainSaveSeen = version.identity
             return (try? version.readAll(path: file.plainSavePath)).flatMap(Self.parse)
         }
 
@@ -156,25 +154,27 @@
         /// which what Foundation `wrote` drops or changes, is not taken as a change: the next save writes
         /// it again, if the file still holds what Foundation wrote there (a later change by anyone
         /// stands). Among concurrent writes, the library's win; a change the plain API makes to a name
-        /// after that window is taken as usual. Called with `saving` held.
-        func putBackWhatSynchronizeWroteOver(_ wrote: [ExactText: Any], _ state: inout FileState) {
+        /// after that window is taken as usual.
+        func putBackWhatSynchronizeWroteOver(
+            _ wrote: [ExactText: Any], _ state: inout FileState, in save: inout SaveState
+        ) {
             let cutoff = Date(timeIntervalSinceNow: -Self.clobberWindow)
-            for (name, saved) in recentlySaved
+            for (name, saved) in save.recentlySaved
             where saved.at > cutoff && propertyListsEqual(state.previous?[name], saved.object, by: .exact)
                 && !propertyListsEqual(wrote[name], saved.object, by: .exact)
                 && propertyListsEqual(state.contents[name], wrote[name], by: .exact)
             {
-                putBacks[name] = (wrote[name], saved.object)
+                save.putBacks[name] = (wrote[name], saved.object)
                 state.puttingBack.insert(name)
             }
         }
 
         /// Drops saves older than `clobberWindow` from `recentlySaved`, at most once a window.
-        func forgetOldSaves(_ now: Date) {
-            guard now.timeIntervalSince(forgotOldSavesAt) >= Self.clobberWindow else { return }
-            forgotOldSavesAt = now
+        func forgetOldSaves(_ now: Date, in save: inout SaveState) {
+            guard now.timeIntervalSince(save.forgotOldSavesAt) >= Self.clobberWindow else { return }
+            save.forgotOldSavesAt = now
             let cutoff = now.addingTimeInterval(-Self.clobberWindow)
-            recentlySaved = recentlySaved.filter { $0.value.at > cutoff }
+            save.recentlySaved = save.recentlySaved.filter { $0.value.at > cutoff }
         }
     }
 #endif

@@ -6,15 +6,15 @@
         // MARK: Saving
 
         func flush() throws {
-            let notice = try withSaving { try savePending() }
+            let notice = try withSaving { try savePending(in: &$0) }
             // Brought in once `saving` is released: this process's next save, and other processes' saves,
             // never wait for its memory.
             bringInQueued()
             if let notice { ErrorReporting.report(notice) }
         }
 
-        /// Saves every pending write. Called with `saving` held.
-        func savePending() throws -> DefaultsError? {
+        /// Saves every pending write.
+        func savePending(in save: inout SaveState) throws -> DefaultsError? {
             guard let file else {
                 guard let changes = takePending(), !changes.isEmpty else { return nil }
                 guard defaults.synchronize() else {
@@ -23,9 +23,9 @@
                 }
                 return nil
             }
-            guard pending.withLock({ !$0.changes.isEmpty }) || !putBacks.isEmpty else { return nil }
+            guard pending.withLock({ !$0.changes.isEmpty }) || !save.putBacks.isEmpty else { return nil }
             do {
-                let saved = try withFileLock(file) { try savePendingLocked(to: file) }
+                let saved = try withFileLock(file) { try savePendingLocked(to: file, in: &save) }
                 queueBringIn(saved.changedElsewhere, saving: saved.changes)
                 return saved.notice
             } catch {
@@ -49,30 +49,32 @@
         }
 
         /// Saves every pending write into `file`, whose lock this process holds, and says what others saved
-        /// there meanwhile. Called with `saving` held.
+        /// there meanwhile.
         ///
         /// With `atExit`, waits for the pending writes' lock only until then.
-        func savePendingLocked(to file: SuiteFile, atExit deadline: Date? = nil) throws -> Saved {
+        func savePendingLocked(to file: SuiteFile, atExit deadline: Date? = nil, in save: inout SaveState) throws
+            -> Saved
+        {
             guard let changes = takePending(before: deadline) else {
                 throw DefaultsError.saveFailed(suite: domain, reason: "the pending writes stayed locked at exit")
             }
-            guard !changes.isEmpty || !putBacks.isEmpty else { return Saved() }
+            guard !changes.isEmpty || !save.putBacks.isEmpty else { return Saved() }
             do {
-                if !removedStaleTemporaryFiles {
-                    removedStaleTemporaryFiles = true
+                if !save.removedStaleTemporaryFiles {
+                    save.removedStaleTemporaryFiles = true
                     file.removeStaleTemporaryFiles()
                 }
                 var looks: [FileState] = []
                 var notice: DefaultsError?
                 var rereads = 0
                 while true {
-                    var state = try look(at: file, movingAsideUnreadable: true)
+                    var state = try look(at: file, movingAsideUnreadable: true, in: &save)
                     looks.append(state)
                     notice = notice ?? state.notice
-                    let restored = apply(changes, to: &state)
+                    let restored = apply(changes, to: &state, putBacks: save.putBacks)
                     let bytes = try Self.encode(state.contents)
-                    let looked = known
-                    known = nil
+                    let looked = save.known
+                    save.known = nil
                     // The file this save replaces stays readable to the processes that have not read it.
                     if state.writtenByFoundation { file.keepAsPlainSave() }
                     // Foundation may write into the file while this save reads it and makes the new one:
@@ -82,17 +84,17 @@
                         case .replaced(let version) = try file.replace(
                             with: bytes, keeping: state.owner, unlessRewritten: base)
                     else {
-                        known = looked
+                        save.known = looked
                         rereads += 1
                         continue
                     }
-                    known = (version, state.contents, false)
-                    putBacks.removeAll()
+                    save.known = (version, state.contents, false)
+                    save.putBacks.removeAll()
                     let now = Date()
                     for (name, object) in restored.merging(changes, uniquingKeysWith: { $1 }) {
-                        recentlySaved[name] = (object, now)
+                        save.recentlySaved[name] = (object, now)
                     }
-                    forgetOldSaves(now)
+                    forgetOldSaves(now, in: &save)
                     return Saved(notice: notice, changes: changes, looks: looks)
                 }
             } catch {
@@ -105,7 +107,9 @@
         /// `synchronize()` wrote over, where the file still holds what it wrote (saved again, under the
         /// lock, so that a change another process made since is never undone), then `changes`. Returns
         /// the values put back.
-        func apply(_ changes: [ExactText: Any?], to state: inout FileState) -> [ExactText: Any?] {
+        func apply(
+            _ changes: [ExactText: Any?], to state: inout FileState, putBacks: [ExactText: (found: Any?, restore: Any?)]
+        ) -> [ExactText: Any?] {
             var restored: [ExactText: Any?] = [:]
             for (name, putBack) in putBacks where propertyListsEqual(state.contents[name], putBack.found, by: .exact) {
                 state.contents[name] = putBack.restore
@@ -188,16 +192,16 @@
             guard let file else { return try body() }
             var notice: DefaultsError?
             var commits: [Commit] = []
-            let result = try withSaving {
+            let result = try withSaving { save in
                 do {
                     return try withFileLock(file) {
-                        let state = try look(at: file, movingAsideUnreadable: true)
+                        let state = try look(at: file, movingAsideUnreadable: true, in: &save)
                         notice = state.notice
                         // The body reads what others saved: it is in memory before the body runs.
                         queueBringIn(state.changedElsewhere)
                         commits = applyQueued()
                         let result = try body()
-                        let saved = try savePendingLocked(to: file)
+                        let saved = try savePendingLocked(to: file, in: &save)
                         queueBringIn(saved.changedElsewhere, saving: saved.changes)
                         notice = notice ?? saved.notice
                         return result
@@ -214,14 +218,12 @@
 
         /// `body` holding `saving`, with this thread recorded as its holder: the one way `saving` is taken
         /// (but at exit), so that the exit-time save knows when the exiting thread holds it.
-        func withSaving<Result>(_ body: () throws -> Result) rethrows -> Result {
-            saving.lock()
-            holder.withLock { $0.thread = ObjectIdentifier(Thread.current) }
-            defer {
-                holder.withLock { $0 = (nil, false) }
-                saving.unlock()
+        func withSaving<Result>(_ body: (inout SaveState) throws -> Result) rethrows -> Result {
+            try saving.withLockedValue { save in
+                holder.withLock { $0.thread = ObjectIdentifier(Thread.current) }
+                defer { holder.withLock { $0 = (nil, false) } }
+                return try body(&save)
             }
-            return try body()
         }
 
         /// `body` holding the suite's file lock, recorded for the exit-time save. Called with `saving` held.

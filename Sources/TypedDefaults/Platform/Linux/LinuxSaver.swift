@@ -23,8 +23,8 @@
 
     /// Saves the writes the library makes to one `UserDefaults` domain on Linux.
     final class LinuxSaver: DomainSaver, @unchecked Sendable {
-        // @unchecked: `UserDefaults` is thread-safe but not marked Sendable on Linux; `known` is guarded
-        // by `saving`, the rest by their own locks.
+        // @unchecked: `UserDefaults` is thread-safe but not marked Sendable on Linux; every other field is
+        // a `let`, and the mutable state lives in the lock-owning types they hold.
 
         /// How long after the first of a burst of writes they are saved: far below a second, so that a
         /// process killed a second after a write has saved it, and long enough to gather a burst.
@@ -63,38 +63,42 @@
         /// Where Foundation keeps the domain; nil when the library cannot save it its own way.
         let file: SuiteFile?
         let pending = Locked(Pending())
-        /// Serializes saves and looks at the file within the process (the file lock does across
-        /// processes), and guards `known`.
-        let saving = RankedLock(.saving)
+
+        /// What the saver knows of the file and of its own recent saves: owned by `saving`, which
+        /// serializes saves and looks at the file within the process (the file lock does across
+        /// processes). Reached through `withSaving`.
+        struct SaveState {
+            /// Where the contents of the last `known` are kept for `knownObject(forName:)`, which must not
+            /// wait for a save's file work.
+            let knownContents: Locked<[ExactText: Any]?>
+            /// What the file held when this process last read or wrote it, and that version, held open
+            /// (nil when it is unknown, or there was no file): a save or a look that finds the same version
+            /// does not read and parse it again, and what differs from it was saved by someone else. Also
+            /// whether Foundation's `synchronize()` wrote that version (`writtenByFoundation`).
+            var known: (version: FileVersion?, contents: [ExactText: Any], writtenByFoundation: Bool)? {
+                didSet { if let known { knownContents.withLock { $0 = known.contents } } }
+            }
+            var removedStaleTemporaryFiles = false
+            /// What this process saved in the last `clobberWindow` (and maybe a little longer), by name.
+            var recentlySaved: [ExactText: (object: Any?, at: Date)] = [:]
+            var forgotOldSavesAt = Date.distantPast
+            /// The version of the suite's last plain save (`SuiteFile.plainSavePath`) this process has
+            /// looked at.
+            var plainSaveSeen: FileIdentity?
+            /// Values of `recentlySaved` that Foundation wrote over, to be saved again by the next save if
+            /// the file still holds what Foundation wrote (`found`).
+            var putBacks: [ExactText: (found: Any?, restore: Any?)] = [:]
+        }
+        let saving: RankedLocked<SaveState>
         /// The thread that holds `saving`, and whether it holds the file lock too (inside `exclusively`):
         /// what the exit-time save needs to know when `exit()` is called with them held.
         let holder = Locked<(thread: ObjectIdentifier?, holdsFileLock: Bool)>((nil, false))
-        /// What the file held when this process last read or wrote it, and that version, held open (nil
-        /// when it is unknown, or there was no file): a save or a look that finds the same version does
-        /// not read and parse it again, and what differs from it was saved by someone else.
-        /// Also whether Foundation's `synchronize()` wrote that version (`writtenByFoundation`).
-        var known: (version: FileVersion?, contents: [ExactText: Any], writtenByFoundation: Bool)? {
-            didSet { if let known { knownContents.withLock { $0 = known.contents } } }
-        }
-        /// The contents of the last `known` there was, for `knownObject(forName:)`, which must not wait
-        /// for a save's file work (`known` is guarded by `saving`).
+        /// The contents of the last `SaveState.known` there was, for `knownObject(forName:)`.
         let knownContents = Locked<[ExactText: Any]?>(nil)
-        var removedStaleTemporaryFiles = false
         let receiver = Locked<WeakReceiver>(WeakReceiver())
-        let preparing = NSLock()
-        /// Guarded by `preparing`.
-        var isPrepared = false
-
-        /// What this process saved in the last `clobberWindow` (and maybe a little longer), by name.
-        /// Guarded by `saving`.
-        var recentlySaved: [ExactText: (object: Any?, at: Date)] = [:]
-        var forgotOldSavesAt = Date.distantPast
-        /// The version of the suite's last plain save (`SuiteFile.plainSavePath`) this process has looked at.
-        /// Guarded by `saving`.
-        var plainSaveSeen: FileIdentity?
-        /// Values of `recentlySaved` that Foundation wrote over, to be saved again by the next save if the
-        /// file still holds what Foundation wrote (`found`). Guarded by `saving`.
-        var putBacks: [ExactText: (found: Any?, restore: Any?)] = [:]
+        /// Whether the domain is ready (`prepareForFirstUse`). Taken before any other lock of the saver's
+        /// (the context prepares its domain before it takes a lock of its own), and held while preparing.
+        let prepared = Locked(false)
 
         /// What looks at the file found that others saved, in the order of the looks, not yet in memory:
         /// each change with whether this process saved its own value over it in the same save.
@@ -111,6 +115,7 @@
             self.file = file
             self.listedDomain = listedDomain
             self.defaults = defaults
+            saving = RankedLocked(.saving, SaveState(knownContents: knownContents))
         }
 
         deinit {
@@ -201,8 +206,8 @@
                 defaults.removePersistentDomain(forName: domain)
                 return
             }
-            withSaving {
-                known = nil
+            withSaving { save in
+                save.known = nil
                 do {
                     try withFileLock(file) { file.removeFile() }
                     knownContents.withLock { $0 = [:] }
@@ -215,14 +220,14 @@
         /// Watches the file and makes Foundation read it, once. Every caller waits until that is done:
         /// a read racing with Foundation's first read sees an empty domain.
         func prepareForFirstUse() {
-            preparing.lock()
-            defer { preparing.unlock() }
-            guard !isPrepared else { return }
-            if let file, let refused = SuiteWatcher.shared.watch(self, file: file) {
-                ErrorReporting.report(DefaultsError.notWatched(suite: domain, reason: refused))
+            prepared.withLock { isPrepared in
+                guard !isPrepared else { return }
+                if let file, let refused = SuiteWatcher.shared.watch(self, file: file) {
+                    ErrorReporting.report(DefaultsError.notWatched(suite: domain, reason: refused))
+                }
+                CorelibsInternals.loadDomain(of: defaults)
+                isPrepared = true
             }
-            CorelibsInternals.loadDomain(of: defaults)
-            isPrepared = true
         }
 
         /// Takes what the file holds as the version this process knows. Called before Foundation reads the
@@ -231,12 +236,13 @@
         /// first read finds none instead of crashing or building gigabytes.
         func lookOnce() {
             guard let file else { return }
-            let notice: DefaultsError? = withSaving {
-                guard let state = try? look(at: file, movingAsideUnreadable: false), state.refusedOutright else {
+            let notice: DefaultsError? = withSaving { save in
+                guard let state = try? look(at: file, movingAsideUnreadable: false, in: &save), state.refusedOutright
+                else {
                     return nil
                 }
                 do {
-                    return try withFileLock(file) { try look(at: file, movingAsideUnreadable: true).notice }
+                    return try withFileLock(file) { try look(at: file, movingAsideUnreadable: true, in: &save).notice }
                 } catch {
                     return reported(error)
                 }
@@ -247,11 +253,11 @@
         /// Called by the watcher when the file may have changed: brings in what someone else saved.
         func fileMayHaveChanged() {
             guard let file else { return }
-            let mustPutBack = withSaving {
-                if let state = try? look(at: file, movingAsideUnreadable: false) {
+            let mustPutBack = withSaving { save in
+                if let state = try? look(at: file, movingAsideUnreadable: false, in: &save) {
                     queueBringIn(state.changedElsewhere)
                 }
-                return !putBacks.isEmpty
+                return !save.putBacks.isEmpty
             }
             bringInQueued()
             if mustPutBack { SaveScheduler.shared.schedule(self, after: Self.saveDelay) }
