@@ -1,0 +1,33 @@
+import Foundation
+
+/// A value guarded by a condition lock: as `Locked`, and a thread may wait until the value is what it
+/// needs (every change wakes the waiters). For an observer's running callbacks, which `cancel()` waits
+/// for.
+final class ConditionLocked<State> {
+    private let condition = NSCondition()
+    @exclusivity(unchecked) private var state: State
+
+    init(_ state: State) {
+        self.state = state
+    }
+
+    /// `body` with the lock; waiters are woken after it, to look at the value again.
+    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        condition.lock()
+        defer {
+            condition.broadcast()
+            condition.unlock()
+        }
+        return try body(&state)
+    }
+
+    /// Waits until `isReady` holds for the value.
+    func wait(until isReady: (State) -> Bool) {
+        condition.lock()
+        defer { condition.unlock() }
+        while !isReady(state) { condition.wait() }
+    }
+}
+
+// As `Locked`: the lock does not vouch for what the state holds.
+extension ConditionLocked: @unchecked Sendable where State: Sendable {}
