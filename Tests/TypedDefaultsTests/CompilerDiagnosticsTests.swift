@@ -116,6 +116,14 @@ private let mistakes: [Mistake] = [
         message:
             "'observe' is unavailable: TypedDefaults observes the key itself, not a key path: observe(.key) { change in ... }"
     ),
+    // One word and one verb for one concept, on the wrapper as on the store.
+    Mistake(
+        code: "struct B12 { @UserDefault(.maxItems) var maxItems: Int; func f() -> Bool { $maxItems.isStored } }",
+        message: "'isStored' has been renamed to 'hasKey': TypedDefaults asks hasKey, of the wrapper as of the store"),
+    Mistake(
+        code: "struct B13 { @UserDefault(.maxItems) var maxItems: Int; func f() { $maxItems.reset() } }",
+        message:
+            "'reset()' has been renamed to 'remove()': TypedDefaults calls it remove, on the wrapper as on the store"),
 ]
 
 /// A peer's spelling the library cannot answer with a declaration of its own: the compiler's message,

@@ -17,8 +17,8 @@ struct WrapperTests {
         settings.count = 6
         #expect(Defaults[key] == 6)
         #expect(UserDefaults.standard.integer(forKey: "wrapperTests.standardCount") == 6)
-        #expect(settings.$count.isStored)
-        settings.$count.reset()
+        #expect(settings.$count.hasKey)
+        settings.$count.remove()
         #expect(settings.count == 5)
         #expect(!Defaults.hasKey(key))
     }

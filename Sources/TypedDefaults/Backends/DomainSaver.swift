@@ -2,7 +2,7 @@
 /// the one seam between a storage context and the platform. Apple platforms persist `UserDefaults`
 /// themselves and have no saver (see `Platform`).
 ///
-/// The context calls it from one place each: its commit path (`recordWrite`), `modify`
+/// The context calls it from one place each: its commit path (`commit`), `modify`
 /// (`exclusively`), `flush()`, a name's first use, suite removal and the listing of stored values.
 protocol DomainSaver: AnyObject, Sendable {
     /// Where the saver applies and announces values it finds saved by someone else. Set once, by the
@@ -13,7 +13,7 @@ protocol DomainSaver: AnyObject, Sendable {
     func prepareForFirstUse()
     /// `name` was just written (`nil`: removed) in the storage, replacing its `otherForms`: save it soon.
     /// Called with the context's write order held, so records change in the order values do.
-    func recordWrite(_ object: Any?, forName name: String, otherForms: [String])
+    func commit(_ object: Any?, forName name: String, otherForms: [String])
     /// The other forms of `name` (composed and decomposed, where their bytes differ from the name's):
     /// Foundation on Linux keeps one form of a name in memory, and drops a `set` of one while another
     /// read from the file is there, so a change of `name` removes them first (and the save removes them

@@ -48,12 +48,15 @@ extension StorageContext {
             return bindings.withLock { bindings in
                 // Another thread bound the name meanwhile, with another key object.
                 if let bound = bindings.entry(for: storedName, nameHash: nameHash, valueType: valueType) {
-                    guard differs else { return KeyBinding(tracked: bound.tracked, defaultChanged: bound.defaultChanged) }
+                    guard differs else {
+                        return KeyBinding(tracked: bound.tracked, defaultChanged: bound.defaultChanged)
+                    }
                     bindings.update(storedName, nameHash: nameHash, valueType: valueType) { $0.defaultChanged = true }
                     return KeyBinding(tracked: bound.tracked, defaultChanged: true)
                 }
                 bindings.insert(
-                    BoundName(firstKeyObject: keyObject, tracked: tracked, first: FirstKey(key), defaultChanged: differs),
+                    BoundName(
+                        firstKeyObject: keyObject, tracked: tracked, first: FirstKey(key), defaultChanged: differs),
                     for: storedName, nameHash: nameHash, valueType: valueType)
                 return KeyBinding(tracked: tracked, defaultChanged: differs)
             }

@@ -28,14 +28,14 @@ extension StorageContext {
         if !order.deferred.isEmpty { order.deferred[ExactText(name)] = nil }
         // A name nothing in this storage bound has no tracked name and no observers: observing binds.
         guard let tracked = tracked ?? trackedName(name), Propagation.isOn else {
-            storeAndRecord(object, forName: name, asciiName: asciiName, in: &order)
+            commitToStorage(object, forName: name, asciiName: asciiName, in: &order)
             if order.cloudSync != nil { noteForSync(object, forName: name, in: &order) }
             return nil
         }
         // Looked up in the order of changes: an observer added before a change is committed hears it.
         let observers = observers.observers(of: name)
         let oldObject = observers.isEmpty ? nil : storage.object(forKey: name)
-        storeAndRecord(object, forName: name, asciiName: asciiName, in: &order)
+        commitToStorage(object, forName: name, asciiName: asciiName, in: &order)
         if order.cloudSync != nil { noteForSync(object, forName: name, in: &order) }
         let sequence = order.nextNumber()
         let newObject = observers.isEmpty ? nil : storage.object(forKey: name)
@@ -186,9 +186,9 @@ extension StorageContext {
 
     /// A change made here: into the storage, and into the saver's record of what to save (Linux).
     @inline(__always)
-    func storeAndRecord(_ object: Any?, forName name: String, asciiName: Bool = false, in order: inout ChangeOrder) {
+    func commitToStorage(_ object: Any?, forName name: String, asciiName: Bool = false, in order: inout ChangeOrder) {
         let others = store(object, forName: name, asciiName: asciiName, in: &order)
-        saver?.recordWrite(object, forName: name, otherForms: others)
+        saver?.commit(object, forName: name, otherForms: others)
     }
 
     /// Puts `object` into the storage under `name`; returns the other forms of the name it removed.

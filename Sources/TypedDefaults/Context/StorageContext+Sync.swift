@@ -30,7 +30,7 @@ extension StorageContext {
         guard name != CloudSync.recordName, let saved = order.cloudSync?.localChange(name, object: object) else {
             return
         }
-        storeAndRecord(saved, forName: CloudSync.recordName, in: &order)
+        commitToStorage(saved, forName: CloudSync.recordName, in: &order)
     }
 
     /// Stores a value that came from the cloud, if it is newer than this device's, without pushing it
@@ -41,8 +41,8 @@ extension StorageContext {
         let commit = order.withLockedValue { order -> Commit? in
             guard let saved = sync.acceptCloud(entry, forName: name) else { return nil }
             let oldObject = storage.object(forKey: name)
-            storeAndRecord(entry.object, forName: name, in: &order)
-            storeAndRecord(saved, forName: CloudSync.recordName, in: &order)
+            commitToStorage(entry.object, forName: name, in: &order)
+            commitToStorage(saved, forName: CloudSync.recordName, in: &order)
             let newObject = storage.object(forKey: name)
             if propertyListsEqual(oldObject, newObject, by: .exact) { return nil }
             return numberedChange(of: name, from: oldObject, to: newObject, in: &order)

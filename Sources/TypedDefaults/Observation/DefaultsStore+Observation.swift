@@ -158,7 +158,7 @@ extension DefaultsStore {
     ///
     /// - Parameter keys: The keys whose changes elsewhere Observation must hear.
     public func trackChangesElsewhere<each Value>(of keys: repeat UserDefaultTypedKey<each Value>) {
-        for name in storedNames(repeat each keys) { context.keepWatchingExternalChanges(of: name) }
+        for name in registeringStoredNames(repeat each keys) { context.keepWatchingExternalChanges(of: name) }
     }
 
     /// Registers `onChange`, called with nothing, for the changes of `key`. Not generic over a pack: a
@@ -186,7 +186,9 @@ extension DefaultsStore {
         of key: UserDefaultTypedKey<Value>, inCommitOrder: Bool = true,
         _ onChange: @escaping @Sendable (DefaultsChange<Value>, _ sequence: UInt64) -> Void
     ) -> Observer {
-        let observer = Observer(name: storedName(key), registry: context.observers, inCommitOrder: inCommitOrder) {
+        let observer = Observer(
+            name: registeringStoredName(key), registry: context.observers, inCommitOrder: inCommitOrder
+        ) {
             change in
             onChange(
                 DefaultsChange(
@@ -304,7 +306,7 @@ extension DefaultsStore {
             drain()
         }
         let token = ObservationToken(observers: [observer], context: context)
-        let current = context.currentObject(forName: storedName(key))
+        let current = context.currentObject(forName: registeringStoredName(key))
         state.withLock { state in
             if initial { enqueue(Self.value(of: key, from: current.object)) }
             for change in state.held where change.sequence > current.sequence {

@@ -15,7 +15,7 @@ extension DefaultsStore {
     @discardableResult
     public func migrate<Value>(from oldName: String, to key: UserDefaultTypedKey<Value>) -> Bool {
         guard !key.isNameless else { return false }
-        return move(from: keyPrefix + oldName, to: storedName(key)) {
+        return move(from: keyPrefix + oldName, to: registeringStoredName(key)) {
             Value(userDefaultsObject: $0)?.userDefaultsObject
         }
     }
@@ -44,7 +44,7 @@ extension DefaultsStore {
     /// Defaults.removeAll(except: .sessionToken, .userID)
     /// ```
     public func removeAll<each Value>(except keys: repeat UserDefaultTypedKey<each Value>) {
-        removeAll(keeping: Set(storedNames(repeat each keys)))
+        removeAll(keeping: Set(registeringStoredNames(repeat each keys)))
     }
 
     private func removeAll(keeping kept: Set<String>) {

@@ -87,15 +87,16 @@ public final class DefaultsStore: Sendable {
         keyPrefix.isEmpty ? key.name : keyPrefix + key.name
     }
 
-    /// `key`'s stored name in this store, bound as `bound(_:)` binds it.
-    func storedName<Value>(_ key: UserDefaultTypedKey<Value>) -> String {
+    /// `key`'s stored name in this store, bound as `bound(_:)` binds it: the first use of the name in the
+    /// storage registers the key's default.
+    func registeringStoredName<Value>(_ key: UserDefaultTypedKey<Value>) -> String {
         bound(key).name
     }
 
-    /// The stored names of several keys, of any value types.
-    func storedNames<each Value>(_ keys: repeat UserDefaultTypedKey<each Value>) -> [String] {
+    /// The stored names of several keys, of any value types, each bound (its default registered).
+    func registeringStoredNames<each Value>(_ keys: repeat UserDefaultTypedKey<each Value>) -> [String] {
         var names: [String] = []
-        for key in repeat each keys { names.append(storedName(key)) }
+        for key in repeat each keys { names.append(registeringStoredName(key)) }
         return names
     }
 
@@ -180,7 +181,7 @@ public final class DefaultsStore: Sendable {
     /// suite's file held (a name with non-ASCII characters excepted), and a listing of the storage
     /// elsewhere (for `UserDefaults`, a copy of the domain).
     public func hasKey<Value>(_ key: UserDefaultTypedKey<Value>) -> Bool {
-        !key.isNameless && context.storedObject(forName: storedName(key)) != nil
+        !key.isNameless && context.storedObject(forName: registeringStoredName(key)) != nil
     }
 
     /// Removes the stored value for `key`, so that reads give its default again.

@@ -23,7 +23,8 @@ extension DefaultsStore {
     public func sync<each Value>(_ keys: repeat UserDefaultTypedKey<each Value>) {
         guard let cloud = SystemCloud.store else { return }
         context.sync(
-            storedNames(repeat each keys), cloud: cloud, debounce: 1, clock: { Date().timeIntervalSinceReferenceDate })
+            registeringStoredNames(repeat each keys), cloud: cloud, debounce: 1,
+            clock: { Date().timeIntervalSinceReferenceDate })
     }
 
     /// ``sync(_:)`` through a simulated cloud, for tests: pushes after `debounce` (nil: only at
@@ -32,7 +33,7 @@ extension DefaultsStore {
         _ keys: repeat UserDefaultTypedKey<each Value>, through cloud: any CloudKeyValueStore,
         debounce: TimeInterval?, clock: @escaping @Sendable () -> Double
     ) {
-        context.sync(storedNames(repeat each keys), cloud: cloud, debounce: debounce, clock: clock)
+        context.sync(registeringStoredNames(repeat each keys), cloud: cloud, debounce: debounce, clock: clock)
     }
 }
 

@@ -29,7 +29,7 @@ public struct UserDefault<Value: UserDefaultConvertible>: Sendable {
         nonmutating set { store[key] = newValue }
     }
 
-    /// The wrapper itself, for `$property.updates`, `$property.observe`, `$property.reset()`.
+    /// The wrapper itself, for `$property.updates`, `$property.observe`, `$property.remove()`.
     public var projectedValue: UserDefault<Value> { self }
 
     /// The current value, then each change: `store.updates(key)`.
@@ -58,11 +58,22 @@ public struct UserDefault<Value: UserDefaultConvertible>: Sendable {
         store.observe(key, initial: initial, isolation: isolation, onChange)
     }
 
-    /// Whether a value is stored: `store.hasKey(key)`.
-    public var isStored: Bool { store.hasKey(key) }
+    /// Whether a value is stored: `store.hasKey(key)`, one word for one question.
+    public var hasKey: Bool { store.hasKey(key) }
 
-    /// Removes the stored value, so the property shows the key's default: `store.remove(key)`.
-    public func reset() { store.remove(key) }
+    /// Removes the stored value, so the property shows the key's default: `store.remove(key)`, one verb
+    /// for one change.
+    public func remove() { store.remove(key) }
+
+    /// Unavailable: the store's word, `hasKey`, is the wrapper's too.
+    @available(*, unavailable, renamed: "hasKey", message: "TypedDefaults asks hasKey, of the wrapper as of the store")
+    public var isStored: Bool { hasKey }
+
+    /// Unavailable: the store's verb, `remove`, is the wrapper's too.
+    @available(
+        *, unavailable, renamed: "remove()", message: "TypedDefaults calls it remove, on the wrapper as on the store"
+    )
+    public func reset() { remove() }
 }
 
 extension UserDefault: Hashable {

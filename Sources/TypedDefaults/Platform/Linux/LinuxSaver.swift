@@ -137,7 +137,7 @@
 
         // MARK: Writes
 
-        func recordWrite(_ object: Any?, forName name: String, otherForms others: [String]) {
+        func commit(_ object: Any?, forName name: String, otherForms others: [String]) {
             let mustSchedule = pending.withLock { state -> Bool in
                 state.record(object, for: ExactText(name), otherForms: others)
                 defer { state.saveScheduled = true }
