@@ -50,7 +50,7 @@
                 if !otherForms.isEmpty {
                     for other in otherForms { changes[ExactText(other)] = nil }
                 }
-                changes.updateValue(object, forKey: name)
+                changes[name] = .some(object)
             }
         }
 
