@@ -4,16 +4,20 @@ import PackageDescription
 let package = Package(
     name: "TypedDefaults",
     platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6), .visionOS(.v1)],
-    // The library only: the demo, the benchmark and the probe are executable targets, which
-    // `swift run` finds in this package and which packages that depend on it do not see.
+    // The library, and the `typed-defaults` command (`swift build -c release --product typed-defaults`
+    // gives one binary to copy onto a server). The demo, the benchmark and the probe are executable
+    // targets only, which `swift run` finds in this package and which packages that depend on it do not see.
     products: [
-        .library(name: "TypedDefaults", targets: ["TypedDefaults"])
+        .library(name: "TypedDefaults", targets: ["TypedDefaults"]),
+        .executable(name: "typed-defaults", targets: ["typed-defaults"]),
     ],
     targets: [
         // The privacy manifest declares the UserDefaults API and its reason (CA92.1: values the app
         // itself reads and writes), which App Store review asks of apps and the libraries they ship.
         .target(name: "TypedDefaults", resources: [.copy("PrivacyInfo.xcprivacy")]),
         .executableTarget(name: "typed-defaults-demo", dependencies: ["TypedDefaults"]),
+        // Reads and edits a suite from the shell; its arguments are parsed by hand (no dependency).
+        .executableTarget(name: "typed-defaults", dependencies: ["TypedDefaults"]),
         .executableTarget(name: "typed-defaults-bench", dependencies: ["TypedDefaults"]),
         // A small program the tests start as a child process to prove persistence across processes.
         .executableTarget(
@@ -27,7 +31,8 @@ let package = Package(
         .testTarget(
             name: "TypedDefaultsTests",
             dependencies: [
-                "TypedDefaults", "typed-defaults-probe", "typed-defaults-demo", "TestEnvironment", "ProbeSettings",
+                "TypedDefaults", "typed-defaults-probe", "typed-defaults-demo", "typed-defaults", "TestEnvironment",
+                "ProbeSettings",
             ]),
     ],
     swiftLanguageModes: [.v6]

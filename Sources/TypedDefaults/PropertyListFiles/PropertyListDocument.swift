@@ -1,0 +1,133 @@
+import Foundation
+
+/// A property-list file of a whole suite, read from bytes nobody vouches for and written in either
+/// format: for tools that export and import a suite (the `typed-defaults` command). Not public API.
+///
+/// Reading judges the bytes before any parser builds them, as the Linux saver judges a suite's file: a
+/// binary file the library's own reader takes is read by it; one that holds a set or a UID, expands far
+/// beyond its size, cycles or nests too deep is refused (Foundation's reader on Linux crashes on a set,
+/// builds an expansion in full and overflows its stack on deep nesting); an XML file nested deeper than
+/// `PropertyListValue.maximumNesting` is refused before Foundation's recursive parser sees it.
+package enum PropertyListDocument {
+    package enum Format: String, Sendable, CaseIterable {
+        case binary = "binary1"
+        case xml = "xml1"
+    }
+
+    /// Why bytes were not read as a suite.
+    package struct Refusal: Error, CustomStringConvertible, Sendable {
+        package let description: String
+    }
+
+    /// The largest file read: a suite holds settings, not media.
+    package static let maximumSize = 64 << 20
+
+    /// The suite's values in `bytes`, each name as spelled there (two Unicode forms of a name stay two
+    /// entries, in the file's order for the binary format), and the file's format.
+    package static func values(in bytes: [UInt8]) throws(Refusal) -> (values: [(name: String, object: Any)], format: Format) {
+        guard bytes.count <= maximumSize else {
+            throw Refusal(description: "it is larger than \(maximumSize >> 20) MB")
+        }
+        if bytes.starts(with: Array("bplist".utf8)) {
+            if let decoded = BinaryPropertyList.decode(bytes) {
+                let values = decoded.map { ($0.key.text, $0.value) }
+                try refuseUnstorable(values)
+                return (values, .binary)
+            }
+            if BinaryPropertyList.holdsSetOrUID(bytes) || BinaryPropertyList.expandsBeyondBudget(bytes) {
+                throw Refusal(description: "it is a binary property list no reader may be handed (a set, a UID, "
+                    + "an expansion far beyond its size, a cycle or nesting deeper than "
+                    + "\(PropertyListValue.maximumNesting) levels)")
+            }
+            return (try parsedByFoundation(bytes), .binary)
+        }
+        guard isXMLPropertyList(bytes) else {
+            throw Refusal(description: "it is not a property list (binary or XML)")
+        }
+        guard xmlNestingDepth(bytes) <= PropertyListValue.maximumNesting else {
+            throw Refusal(description: "it nests deeper than \(PropertyListValue.maximumNesting) levels")
+        }
+        return (try parsedByFoundation(bytes), .xml)
+    }
+
+    /// The file for `values` in `format`. Dates keep their sub-second part in the binary format; the XML
+    /// format writes whole seconds (the format's own rule).
+    package static func bytes(of values: [String: Any], format: Format) throws(Refusal) -> [UInt8] {
+        if format == .binary, let bytes = BinaryPropertyList.encode(Dictionary(uniqueKeysWithValues: values.map { (ExactText($0.key), $0.value) })) {
+            return bytes
+        }
+        let dictionary = NSMutableDictionary()
+        for (name, object) in values { dictionary[NSString(string: name)] = object }
+        do {
+            return [UInt8](
+                try PropertyListSerialization.data(
+                    fromPropertyList: dictionary, format: format == .xml ? .xml : .binary, options: 0))
+        } catch {
+            throw Refusal(description: "the values cannot be written as a property list (\(error))")
+        }
+    }
+
+    private static func parsedByFoundation(_ bytes: [UInt8]) throws(Refusal) -> [(name: String, object: Any)] {
+        let parsed: Any
+        do {
+            parsed = try PropertyListSerialization.propertyList(from: Data(bytes), format: nil)
+        } catch {
+            throw Refusal(description: "it is not a readable property list (\(error))")
+        }
+        guard let dictionary = parsed as? [String: Any] else {
+            throw Refusal(description: "its top is not a dictionary of names and values")
+        }
+        let values = dictionary.map { ($0.key, $0.value) }
+        try refuseUnstorable(values)
+        return values
+    }
+
+    private static func refuseUnstorable(_ values: [(name: String, object: Any)]) throws(Refusal) {
+        for (name, object) in values where !isStorablePropertyList(object) {
+            throw Refusal(description: "the value of \"\(name)\" is not one a suite can hold (a null or a set)")
+        }
+    }
+
+    /// Whether `bytes` begin, past white space and a byte-order mark, with an XML declaration or a
+    /// `<plist` element.
+    private static func isXMLPropertyList(_ bytes: [UInt8]) -> Bool {
+        var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        while start < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start]) { start += 1 }
+        let rest = bytes[start...]
+        return rest.starts(with: Array("<?xml".utf8)) || rest.starts(with: Array("<!DOCTYPE plist".utf8))
+            || rest.starts(with: Array("<plist".utf8))
+    }
+
+    /// The deepest nesting of `<array>` and `<dict>` elements in XML `bytes`, counted in one pass
+    /// without parsing (an element that closes itself, `<array/>`, does not nest).
+    static func xmlNestingDepth(_ bytes: [UInt8]) -> Int {
+        var depth = 0
+        var deepest = 0
+        var index = 0
+        let open = UInt8(ascii: "<")
+        while let found = bytes[index...].firstIndex(of: open) {
+            index = found + 1
+            let closing = index < bytes.count && bytes[index] == UInt8(ascii: "/")
+            let nameStart = closing ? index + 1 : index
+            var nameEnd = nameStart
+            while nameEnd < bytes.count, nameEnd - nameStart < 6,
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(bytes[nameEnd])
+            {
+                nameEnd += 1
+            }
+            let name = bytes[nameStart..<nameEnd]
+            guard name.elementsEqual("array".utf8) || name.elementsEqual("dict".utf8) else { continue }
+            // `<array/>` closes itself; `<array>` and `<array attr>` open.
+            var end = nameEnd
+            while end < bytes.count, bytes[end] != UInt8(ascii: ">") { end += 1 }
+            let selfClosing = end > nameEnd && bytes[end - 1] == UInt8(ascii: "/")
+            if closing {
+                depth = max(0, depth - 1)
+            } else if !selfClosing {
+                depth += 1
+                deepest = max(deepest, depth)
+            }
+        }
+        return deepest
+    }
+}
