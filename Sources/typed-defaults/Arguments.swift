@@ -33,7 +33,7 @@ struct UsageError: Error, Equatable {
 enum Arguments {
     static let commands = ["read", "write", "delete", "domains", "rename", "export", "import", "help"]
 
-    static func parse(_ arguments: [String]) throws(UsageError) -> Command {
+    static func parse(_ arguments: [String]) throws -> Command {
         var words = arguments[...]
         guard let name = words.popFirst() else { return .help(topic: nil) }
         if ["-h", "--help", "help"].contains(name) {
@@ -55,7 +55,7 @@ enum Arguments {
 
         func fail(_ message: String) -> UsageError { UsageError(message: message, command: name) }
 
-        mutating func command() throws(UsageError) -> Command {
+        mutating func command() throws -> Command {
             switch name {
             case "read":
                 let json = take("--json")
@@ -84,13 +84,13 @@ enum Arguments {
             }
         }
 
-        mutating func finish() throws(UsageError) {
+        mutating func finish() throws {
             if let extra = words.first { throw fail("unexpected '\(extra)'") }
         }
 
         /// `SUITE`, or `--app NAME` (the domain an app's standard store keeps: its bundle identifier or
         /// process name). The name is checked by the library (`DefaultsStore(suiteName:)`).
-        mutating func suite() throws(UsageError) -> String {
+        mutating func suite() throws -> String {
             if words.first == "--app" {
                 words.removeFirst()
                 return try word("NAME after --app")
@@ -98,7 +98,7 @@ enum Arguments {
             return try word("SUITE")
         }
 
-        mutating func format() throws(UsageError) -> PropertyListDocument.Format? {
+        mutating func format() throws -> PropertyListDocument.Format? {
             guard take("-format") else { return nil }
             let name = try word("FORMAT after -format")
             guard let format = PropertyListDocument.Format(rawValue: name) else {
@@ -113,19 +113,19 @@ enum Arguments {
             return true
         }
 
-        mutating func word(_ what: String) throws(UsageError) -> String {
+        mutating func word(_ what: String) throws -> String {
             guard let next = words.popFirst() else { throw fail("missing \(what)") }
             guard !next.hasPrefix("-") || next == "-" else { throw fail("unknown option '\(next)'") }
             return next
         }
 
-        mutating func optionalWord() throws(UsageError) -> String? {
+        mutating func optionalWord() throws -> String? {
             words.isEmpty ? nil : try word("NAME")
         }
 
         // MARK: Values, as Apple's `defaults write` takes them
 
-        mutating func writeValue() throws(UsageError) -> WriteValue {
+        mutating func writeValue() throws -> WriteValue {
             guard let flag = words.first else { throw fail("missing VALUE") }
             switch flag {
             case "-array", "-array-add":
@@ -148,7 +148,7 @@ enum Arguments {
         }
 
         /// One value: a type flag and its text, or a word alone (a string, as `defaults` takes it).
-        mutating func element() throws(UsageError) -> PropertyListValue {
+        mutating func element() throws -> PropertyListValue {
             guard let first = words.popFirst() else { throw fail("missing VALUE") }
             guard first.hasPrefix("-"), first.count > 1, Double(first) == nil else { return .string(first) }
             guard let text = words.popFirst() else { throw fail("\(first) has no value") }
@@ -168,20 +168,26 @@ enum Arguments {
                 }
             case "-date":
                 guard let date = TextFormats.date(from: text) else {
-                    throw fail("'\(text)' is not a date: 2026-11-26T09:30:00Z, 2026-11-26T09:30:00.25+01:00, 2026-11-26 09:30:00 +0000")
+                    throw fail(
+                        "'\(text)' is not a date: 2026-11-26T09:30:00Z, 2026-11-26T09:30:00.25+01:00, 2026-11-26 09:30:00 +0000"
+                    )
                 }
                 return .date(date)
             case "-data":
-                guard let data = TextFormats.data(fromHex: text) else { throw fail("'\(text)' is not hexadecimal bytes") }
+                guard let data = TextFormats.data(fromHex: text) else {
+                    throw fail("'\(text)' is not hexadecimal bytes")
+                }
                 return .data(data)
             case "-json":
                 do {
                     return try JSONValue.parse(text)
                 } catch {
-                    throw fail("-json: \(error.description)")
+                    throw fail("-json: \(error)")
                 }
             default:
-                throw fail("unknown type '\(first)': -string -int -float -bool -date -data -array -array-add -dict -dict-add -json")
+                throw fail(
+                    "unknown type '\(first)': -string -int -float -bool -date -data -array -array-add -dict -dict-add -json"
+                )
             }
         }
     }

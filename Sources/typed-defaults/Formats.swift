@@ -13,24 +13,30 @@ enum TextFormats {
         switch value {
         case .string(let text): return quoted(text)
         case .int(let number): return String(number)
-        case .double(let number): return number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : "\(number)"
+        case .double(let number):
+            return number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : "\(number)"
         case .bool(let flag): return flag ? "1" : "0"
         case .date(let date): return "\"" + oldStyleDate(date) + "\""
         case .data(let data): return "<" + hex(data) + ">"
         case .array(let elements):
             guard !elements.isEmpty else { return "(\n\(indent))" }
-            return "(\n" + elements.map { inner + oldStyle($0, indent: inner) }.joined(separator: ",\n") + "\n\(indent))"
+            return "(\n" + elements.map { inner + oldStyle($0, indent: inner) }.joined(separator: ",\n")
+                + "\n\(indent))"
         case .dictionary(let entries):
-            let lines = entries.keys.sorted().map { inner + quoted($0) + " = " + oldStyle(entries[$0]!, indent: inner) + ";\n" }
+            let lines = entries.keys.sorted().map {
+                inner + quoted($0) + " = " + oldStyle(entries[$0]!, indent: inner) + ";\n"
+            }
             return "{\n" + lines.joined() + "\(indent)}"
         }
     }
 
     /// A string as old-style text: bare when it is letters, digits and `_$./:-` only, else quoted.
     static func quoted(_ text: String) -> String {
-        let bare = !text.isEmpty && text.unicodeScalars.allSatisfy {
-            $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "_$./:-".unicodeScalars.contains($0))
-        }
+        let bare =
+            !text.isEmpty
+            && text.unicodeScalars.allSatisfy {
+                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "_$./:-".unicodeScalars.contains($0))
+            }
         if bare { return text }
         var escaped = "\""
         for scalar in text.unicodeScalars {
@@ -189,7 +195,7 @@ struct JSONValue {
     private let bytes: [UInt8]
     private var index = 0
 
-    static func parse(_ text: String) throws(Failure) -> PropertyListValue {
+    static func parse(_ text: String) throws -> PropertyListValue {
         var parser = JSONValue(bytes: Array(text.utf8))
         let value = try parser.value(depth: 0)
         parser.skipSpace()
@@ -209,8 +215,10 @@ struct JSONValue {
         while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
     }
 
-    private mutating func value(depth: Int) throws(Failure) -> PropertyListValue {
-        guard depth <= PropertyListValue.maximumNesting else { throw failure("nesting deeper than \(PropertyListValue.maximumNesting) levels") }
+    private mutating func value(depth: Int) throws -> PropertyListValue {
+        guard depth <= PropertyListValue.maximumNesting else {
+            throw failure("nesting deeper than \(PropertyListValue.maximumNesting) levels")
+        }
         skipSpace()
         guard index < bytes.count else { throw failure("a value is missing") }
         switch bytes[index] {
@@ -275,13 +283,13 @@ struct JSONValue {
         }
     }
 
-    private mutating func literal(_ word: String) throws(Failure) {
+    private mutating func literal(_ word: String) throws {
         let expected = Array(word.utf8)
         guard bytes[index...].starts(with: expected) else { throw failure("not JSON") }
         index += expected.count
     }
 
-    private mutating func number() throws(Failure) -> PropertyListValue {
+    private mutating func number() throws -> PropertyListValue {
         let start = index
         while index < bytes.count, "+-0123456789.eE".utf8.contains(bytes[index]) { index += 1 }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
@@ -292,7 +300,7 @@ struct JSONValue {
         return .double(real)
     }
 
-    private mutating func string() throws(Failure) -> String {
+    private mutating func string() throws -> String {
         index += 1  // the opening quote
         var scalars = String.UnicodeScalarView()
         var pending: [UInt8] = []
@@ -343,8 +351,9 @@ struct JSONValue {
         throw failure("a string is not closed")
     }
 
-    private mutating func hexCode() throws(Failure) -> UInt32 {
-        guard index + 4 <= bytes.count, let code = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16)
+    private mutating func hexCode() throws -> UInt32 {
+        guard index + 4 <= bytes.count,
+            let code = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16)
         else { throw failure("a \\u escape needs four hexadecimal digits") }
         index += 4
         return code

@@ -34,7 +34,11 @@ final class Guarded<Value>: @unchecked Sendable {
 }
 
 let standardError = StandardError()
-ErrorReporting.setHandler { standardError.print($0.description) }
+// The library's reports, without its own prefix: the command's name is in front of every message.
+ErrorReporting.setHandler { error in
+    let message = error.description
+    standardError.print(message.hasPrefix("TypedDefaults: ") ? String(message.dropFirst(15)) : message)
+}
 
 do {
     let command = try Arguments.parse(Array(CommandLine.arguments.dropFirst()))
@@ -87,15 +91,18 @@ func run(_ command: Command) throws {
             case .arrayAdd(let elements):
                 let current = objects[name].map(plain) ?? .array([])
                 guard case .array(let stored) = current else {
-                    throw Failure(message: "\(name) holds \(kind(of: current)), not an array: -array-add adds to an array")
+                    throw Failure(
+                        message: "\(name) holds \(kind(of: current)), not an array: -array-add adds to an array")
                 }
                 objects[name] = PropertyListValue.array(stored + elements).userDefaultsObject
             case .dictionaryAdd(let entries):
                 let current = objects[name].map(plain) ?? .dictionary([:])
                 guard case .dictionary(let stored) = current else {
-                    throw Failure(message: "\(name) holds \(kind(of: current)), not a dictionary: -dict-add adds to a dictionary")
+                    throw Failure(
+                        message: "\(name) holds \(kind(of: current)), not a dictionary: -dict-add adds to a dictionary")
                 }
-                objects[name] = PropertyListValue.dictionary(stored.merging(entries) { _, new in new }).userDefaultsObject
+                objects[name] =
+                    PropertyListValue.dictionary(stored.merging(entries) { _, new in new }).userDefaultsObject
             }
         }
     case .delete(let suite, let name):

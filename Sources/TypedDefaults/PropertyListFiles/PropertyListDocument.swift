@@ -24,7 +24,9 @@ package enum PropertyListDocument {
 
     /// The suite's values in `bytes`, each name as spelled there (two Unicode forms of a name stay two
     /// entries, in the file's order for the binary format), and the file's format.
-    package static func values(in bytes: [UInt8]) throws(Refusal) -> (values: [(name: String, object: Any)], format: Format) {
+    package static func values(in bytes: [UInt8]) throws -> (
+        values: [(name: String, object: Any)], format: Format
+    ) {
         guard bytes.count <= maximumSize else {
             throw Refusal(description: "it is larger than \(maximumSize >> 20) MB")
         }
@@ -35,9 +37,10 @@ package enum PropertyListDocument {
                 return (values, .binary)
             }
             if BinaryPropertyList.holdsSetOrUID(bytes) || BinaryPropertyList.expandsBeyondBudget(bytes) {
-                throw Refusal(description: "it is a binary property list no reader may be handed (a set, a UID, "
-                    + "an expansion far beyond its size, a cycle or nesting deeper than "
-                    + "\(PropertyListValue.maximumNesting) levels)")
+                throw Refusal(
+                    description: "it is a binary property list no reader may be handed (a set, a UID, "
+                        + "an expansion far beyond its size, a cycle or nesting deeper than "
+                        + "\(PropertyListValue.maximumNesting) levels)")
             }
             return (try parsedByFoundation(bytes), .binary)
         }
@@ -52,8 +55,11 @@ package enum PropertyListDocument {
 
     /// The file for `values` in `format`. Dates keep their sub-second part in the binary format; the XML
     /// format writes whole seconds (the format's own rule).
-    package static func bytes(of values: [String: Any], format: Format) throws(Refusal) -> [UInt8] {
-        if format == .binary, let bytes = BinaryPropertyList.encode(Dictionary(uniqueKeysWithValues: values.map { (ExactText($0.key), $0.value) })) {
+    package static func bytes(of values: [String: Any], format: Format) throws -> [UInt8] {
+        if format == .binary,
+            let bytes = BinaryPropertyList.encode(
+                Dictionary(uniqueKeysWithValues: values.map { (ExactText($0.key), $0.value) }))
+        {
             return bytes
         }
         let dictionary = NSMutableDictionary()
@@ -67,7 +73,7 @@ package enum PropertyListDocument {
         }
     }
 
-    private static func parsedByFoundation(_ bytes: [UInt8]) throws(Refusal) -> [(name: String, object: Any)] {
+    private static func parsedByFoundation(_ bytes: [UInt8]) throws -> [(name: String, object: Any)] {
         let parsed: Any
         do {
             parsed = try PropertyListSerialization.propertyList(from: Data(bytes), format: nil)
@@ -82,7 +88,7 @@ package enum PropertyListDocument {
         return values
     }
 
-    private static func refuseUnstorable(_ values: [(name: String, object: Any)]) throws(Refusal) {
+    private static func refuseUnstorable(_ values: [(name: String, object: Any)]) throws {
         for (name, object) in values where !isStorablePropertyList(object) {
             throw Refusal(description: "the value of \"\(name)\" is not one a suite can hold (a null or a set)")
         }

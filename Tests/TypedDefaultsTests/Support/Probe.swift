@@ -110,6 +110,16 @@ struct ProbeProcess {
         return probe.finish()
     }
 
+    /// Runs the probe to the end with `standardInput` as its whole input.
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], standardInput: Data, program: String? = nil
+    ) throws -> Output {
+        let probe = try ProbeProcess(arguments, environment: environment, program: program)
+        try probe.input.fileHandleForWriting.write(contentsOf: standardInput)
+        try probe.input.fileHandleForWriting.close()
+        return probe.finish()
+    }
+
     /// Blocks until the probe writes `line` on standard output (the probe's own signal, not a guess
     /// at timing), and returns false if it ends first.
     func waitForLine(_ line: String) -> Bool {
