@@ -26,6 +26,13 @@ struct Mistake: CustomTestStringConvertible, Sendable {
 private let valueMessage =
     "is unavailable: the value must have the key's type: a UserDefaultTypedKey<T> reads and writes values of type T"
 
+private let foilSerializableMessage =
+    "TypedDefaults' storable types conform to UserDefaultConvertible: Foil's init(storedValue:) and storedValue are init?(userDefaultsObject:) and userDefaultsObject, and Codable and raw-value types need the conformance only"
+private let foilStorageMessage =
+    #"TypedDefaults' wrapper is UserDefault, and the key holds the name and default: UserDefaultTypedKey<T>("x", defaultValue: v), then @UserDefault(.x) var x: T, or UserDefault(.x, store: DefaultsStore(storage: defaults)) as a value"#
+private let foilOptionalMessage =
+    #"TypedDefaults' wrapper is UserDefault, and the key holds the name: UserDefaultTypedKey<T?>("x"), then @UserDefault(.x) var x: T?, or UserDefault(.x, store: DefaultsStore(storage: defaults)) as a value"#
+
 /// Each on one line of its own, so a diagnostic is matched to its snippet by its line.
 private let mistakes: [Mistake] = [
     Mistake(code: #"func a1() { Defaults[.maxItems] = "ten" }"#, message: "'subscript(_:)' " + valueMessage),
@@ -116,6 +123,20 @@ private let mistakes: [Mistake] = [
         message:
             "'observe' is unavailable: TypedDefaults observes the key itself, not a key path: observe(.key) { change in ... }"
     ),
+    // Foil's names, as a migrating app types them (the app may still import Foil: its own declarations
+    // win then, `foilsOwnDeclarationsWinWhileTheAppStillImportsFoil`).
+    Mistake(
+        code: "protocol B14: UserDefaultsSerializable {}",
+        message: "'UserDefaultsSerializable' has been renamed to 'UserDefaultConvertible': " + foilSerializableMessage),
+    Mistake(
+        code: #"func b15() { _ = FoilDefaultStorage(wrappedValue: true, key: "x") }"#,
+        message: "'FoilDefaultStorage' is unavailable: " + foilStorageMessage),
+    Mistake(
+        code: #"func b16() { _ = FoilDefaultStorageOptional<String>(key: "x") }"#,
+        message: "'FoilDefaultStorageOptional' is unavailable: " + foilOptionalMessage),
+    Mistake(
+        code: #"struct B17 { @FoilDefaultStorage(key: "flag") var flag = true }"#,
+        message: "'FoilDefaultStorage' is unavailable: " + foilStorageMessage),
     // One word and one verb for one concept, on the wrapper as on the store.
     Mistake(
         code: "struct B12 { @UserDefault(.maxItems) var maxItems: Int; func f() -> Bool { $maxItems.isStored } }",
@@ -145,11 +166,11 @@ private let guideRows: [GuideRow] = [
     GuideRow(
         code: "extension Defaults.Keys { static let c2 = UserDefaultTypedKey<Int>(\"c2\", defaultValue: 0) }",
         compilerSays: "cannot find type 'Defaults' in scope",
-        guideSays: "| `Defaults.Keys`, `DefaultsKeys` | `UserDefaultTypedKeys` |"),
+        guideSays: "| `Defaults.Keys` | `UserDefaultTypedKeys` |"),
     GuideRow(
         code: "enum C3: String, Defaults.Serializable { case a }",
         compilerSays: "cannot find type 'Defaults' in scope",
-        guideSays: "| `Defaults.Serializable`, `DefaultsSerializable` | ``UserDefaultConvertible`` |"),
+        guideSays: "| `Defaults.Serializable` | ``UserDefaultConvertible`` |"),
     GuideRow(
         code: "func c4() { _ = Defaults.observe(.maxItems) { change in print(change.newValue ?? 0) } }",
         compilerSays: "left side of nil coalescing operator '??' has non-optional type 'Int'",
@@ -158,7 +179,7 @@ private let guideRows: [GuideRow] = [
         code: "final class C5 { @UserDefault(.maxItems) static var maxItems: Int }",
         compilerSays: "is not concurrency-safe",
         guideSays:
-            "(\"static property … is not concurrency-safe\") | a struct with `static let shared`, or a `@MainActor` class |"
+            "(\"static property … is not concurrency-safe\") | a computed `static var x: T { get { Defaults[.x] } set { Defaults[.x] = newValue } }`"
     ),
 ]
 
@@ -282,6 +303,64 @@ struct CompilerDiagnosticsTests {
         try Compilation(files: [prelude, (["import TypedDefaults"] + guideRows.map(\.code)).joined(separator: "\n")])
     }
 
+    /// An app moving from Foil imports both libraries for a while: Foil's own declarations must win over
+    /// the unavailable ones that name TypedDefaults' spellings.
+    @Test func foilsOwnDeclarationsWinWhileTheAppStillImportsFoil() throws {
+        let foil = """
+            import Foundation
+            public protocol UserDefaultsSerializable {
+                var storedValue: Any { get }
+                init(storedValue: Any)
+            }
+            extension Bool: UserDefaultsSerializable {
+                public var storedValue: Any { self }
+                public init(storedValue: Any) { self = storedValue as? Bool ?? false }
+            }
+            @propertyWrapper public struct FoilDefaultStorage<T: UserDefaultsSerializable> {
+                public let key: String
+                public var wrappedValue: T { get { fatalError() } set {} }
+                public init(wrappedValue: T, key: String, userDefaults: UserDefaults = .standard) { self.key = key }
+            }
+            @propertyWrapper public struct FoilDefaultStorageOptional<T: UserDefaultsSerializable> {
+                public var wrappedValue: T? { get { nil } set {} }
+                public init(key: String, userDefaults: UserDefaults = .standard) {}
+            }
+            """
+        let app = """
+            import Foundation
+            import Foil
+            import TypedDefaults
+            final class LegacySettings {
+                @FoilDefaultStorage(key: "flag") var flag = true
+                @FoilDefaultStorageOptional(key: "user") var user: Bool?
+            }
+            struct Point: UserDefaultsSerializable {
+                var storedValue: Any { 0 }
+                init(storedValue: Any) {}
+            }
+            func migrate(defaults: UserDefaults) -> String {
+                FoilDefaultStorage(wrappedValue: true, key: "x", userDefaults: defaults).key
+            }
+            """
+        let result = try Compilation(files: [prelude, app], otherModules: [("Foil", foil)])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(!result.output.contains("error:"), "\(result.output)")
+    }
+
+    /// What the guide's rewrite table makes of a SwiftyUserDefaults app (`GuideRewriteTests`) compiles,
+    /// but the line the guide leaves to the compiler (a key-path `observe`, which it names).
+    @Test func theGuidesRewrittenAppCompiles() throws {
+        let observe = #"let token = Defaults.observe(\.fiat) { _ in }"#
+        #expect(GuideRewriteTests.expected.contains(observe))
+        let app =
+            GuideRewriteTests.expected.replacingOccurrences(
+                of: observe, with: "let token = Defaults.observe(.fiat) { _ in }")
+            + "\nenum AppDefaults { static let count = 1 }\n"
+        let result = try Compilation(files: [prelude, app])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(!result.output.contains("warning:"), "\(result.output)")
+    }
+
     @Test func recommendedShapesCompile() throws {
         let result = try Compilation(files: [prelude, correctCode])
         #expect(result.status == 0, "\(result.output)")
@@ -301,11 +380,26 @@ private struct Compilation {
     /// The name of the last file, where a test's snippets are.
     let lastFile: String
 
-    init(files: [String]) throws {
+    /// `otherModules`: modules built first from their source (a peer library the app still imports),
+    /// which `files` may import.
+    init(files: [String], otherModules: [(name: String, source: String)] = []) throws {
         let modules = try #require(Self.modulesDirectory, "the TypedDefaults module is not beside the tests")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("compile-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
+        for module in otherModules {
+            let file = directory.appendingPathComponent(module.name + ".swift")
+            try module.source.write(to: file, atomically: true, encoding: .utf8)
+            let build = Process()
+            build.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            build.arguments = [
+                "swiftc", "-emit-module", "-parse-as-library", "-swift-version", "6", "-module-name", module.name,
+                "-o", directory.appendingPathComponent(module.name + ".swiftmodule").path, file.path,
+            ]
+            try build.run()
+            build.waitUntilExit()
+            #expect(build.terminationStatus == 0, "\(module.name) did not build")
+        }
         var paths: [String] = []
         for (index, text) in files.enumerated() {
             let file = directory.appendingPathComponent("file\(index).swift")
@@ -314,7 +408,8 @@ private struct Compilation {
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swiftc", "-typecheck", "-swift-version", "6", "-I", modules.path] + paths
+        process.arguments =
+            ["swiftc", "-typecheck", "-swift-version", "6", "-I", modules.path, "-I", directory.path] + paths
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe

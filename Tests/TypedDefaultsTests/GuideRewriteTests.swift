@@ -23,33 +23,116 @@ struct GuideRewriteTests {
         }
     }
 
-    @Test func theGuidesRewritesChangeCallSitesAndNothingElse() throws {
-        let rewrites = try Self.rewrites()
-        #expect(rewrites.count == 2, "the guide's table of rewrites: \(rewrites)")
-        let fixture = #"""
+    /// A SwiftyUserDefaults app's declarations and call sites, with the shapes that escaped earlier
+    /// tables: `#function` names, a member on the next line, an `@_exported` import.
+    static let fixture = #"""
+        @_exported import SwiftyUserDefaults
+        import Foundation
+        extension DefaultsKeys {
+            var fiat: DefaultsKey<String> { .init("fiat", defaultValue: "USD") }
+            var fromTokenAddress: DefaultsKey<String?> { .init(#function) }
+            var walletCount: DefaultsKey<Int> { .init(#function, defaultValue: 0) }
+            var tokens: DefaultsKey<[String: [Int]]> { .init(#function, defaultValue: [:]) }
+        }
+        func use() {
             let fiat = Defaults[\.fiat]
             Defaults.fiat = "EUR"
-            Defaults.launchCount += 1
+            Defaults.walletCount += 1
+            let address = Defaults
+                .fromTokenAddress
             UserDefaults.standard.set(1, forKey: "x")
             let token = Defaults.observe(\.fiat) { _ in }
             Defaults.removeAll()
+            let prefix = Defaults.keyPrefix
             let other = AppDefaults.count
-            """#
-        let expected = #"""
+            print(fiat, address as Any, token, prefix, other)
+        }
+        """#
+
+    static let expected = #"""
+        @_exported import TypedDefaults
+        import Foundation
+        extension UserDefaultTypedKeys {
+            static let fiat = UserDefaultTypedKey<String>("fiat", defaultValue: "USD")
+            static let fromTokenAddress = UserDefaultTypedKey<String?>("fromTokenAddress")
+            static let walletCount = UserDefaultTypedKey<Int>("walletCount", defaultValue: 0)
+            static let tokens = UserDefaultTypedKey<[String: [Int]]>("tokens", defaultValue: [:])
+        }
+        func use() {
             let fiat = Defaults[.fiat]
             Defaults[.fiat] = "EUR"
-            Defaults[.launchCount] += 1
+            Defaults[.walletCount] += 1
+            let address = Defaults[.fromTokenAddress]
             UserDefaults.standard.set(1, forKey: "x")
             let token = Defaults.observe(\.fiat) { _ in }
             Defaults.removeAll()
+            let prefix = Defaults.keyPrefix
             let other = AppDefaults.count
-            """#
-        var text = fixture
-        for (find, replace) in rewrites {
+            print(fiat, address as Any, token, prefix, other)
+        }
+        """#
+
+    /// `text` with the guide's rewrites applied in order.
+    static func rewritten(_ text: String) throws -> String {
+        var text = text
+        for (find, replace) in try rewrites() {
             let expression = try NSRegularExpression(pattern: find)
             text = expression.stringByReplacingMatches(
                 in: text, range: NSRange(text.startIndex..., in: text), withTemplate: replace)
         }
-        #expect(text == expected)
+        return text
+    }
+
+    @Test func theGuidesRewritesMoveDeclarationsAndCallSitesAndNothingElse() throws {
+        let rewrites = try Self.rewrites()
+        #expect(rewrites.count == 6, "the guide's table of rewrites: \(rewrites)")
+        #expect(try Self.rewritten(Self.fixture) == Self.expected)
+    }
+}
+
+/// Coming From Other Libraries' TypedDefaults code for Foil and `@AppStorage` compiles as written: each
+/// block is in the client package's `GuideSnippets.swift`, which CI builds on Linux (Swift 6 mode,
+/// warnings as errors) and type-checks for iOS against the real SDK, SwiftUI included.
+@Suite("The guide's Foil and @AppStorage code is the code CI compiles")
+struct GuideSnippetTests {
+    private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// `text`'s lines without their leading white space, blank lines dropped.
+    private static func normalized(_ text: some StringProtocol) -> [String] {
+        text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    @Test func everyTypedDefaultsBlockOfTheFoilAndAppStorageSectionsIsCompiled() throws {
+        let guide = try String(
+            contentsOf: Self.root.appendingPathComponent("Docs/TypedDefaults.docc/ComingFromOtherLibraries.md"),
+            encoding: .utf8)
+        let compiled = Self.normalized(
+            try String(
+                contentsOf: Self.root.appendingPathComponent(
+                    "Tests/Helpers/ClientPackage/Sources/typed-defaults-client/GuideSnippets.swift"),
+                encoding: .utf8))
+        let sections = try #require(guide.range(of: "## Foil\n")).lowerBound
+        var blocks: [[String]] = []
+        var current: [String]?
+        for line in guide[sections...].split(separator: "\n", omittingEmptySubsequences: false) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed == "```swift" {
+                current = []
+            } else if trimmed == "```" {
+                if let block = current { blocks.append(Self.normalized(block.joined(separator: "\n"))) }
+                current = nil
+            } else {
+                current?.append(String(line))
+            }
+        }
+        let ours = blocks.filter { $0.first?.hasPrefix("// TypedDefaults") == true }
+        #expect(ours.count == 4)
+        for block in ours {
+            let found = compiled.indices.contains { start in
+                compiled[start...].starts(with: block)
+            }
+            #expect(found, "not in GuideSnippets.swift:\n\(block.joined(separator: "\n"))")
+        }
     }
 }

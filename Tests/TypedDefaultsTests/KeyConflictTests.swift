@@ -7,12 +7,30 @@ struct KeyConflictTests {
     @Test func theHelperFindsNamesWithTwoTypesOrTwoDefaults() {
         let otherDefault = UserDefaultTypedKey<Int>("launchCount", defaultValue: 1)
         let conflicts = UserDefaultTypedKeys.conflicts(among: [
-            .launchCount, .theme, .legacyTheme, otherDefault, .recent,
+            .launchCount, .theme, .themeNumber, otherDefault, .recent,
         ])
         #expect(conflicts.map(\.name) == ["theme", "launchCount"])
-        #expect(conflicts[0].first.contains("Theme") && conflicts[0].second.contains("String"))
+        #expect(conflicts[0].first.contains("Theme") && conflicts[0].second.contains("Int"))
         #expect(conflicts[1].second.contains("defaultValue: 1"))
         #expect(UserDefaultTypedKeys.conflicts(among: [.launchCount, .launchCount, .theme]).isEmpty)
+    }
+
+    /// An `@AppStorage` string and the app's enum key of one name, during a move: both store the text
+    /// "system", so they are one key to the conflict check, the store and a debug build.
+    @Test func aStringKeyAndAnEnumKeyThatStoreTheSameTextAreNoConflict() async {
+        #expect(UserDefaultTypedKeys.conflicts(among: [.theme, .themeText]).isEmpty)
+        let differentDefault = UserDefaultTypedKey<String>("theme", defaultValue: "dark")
+        #expect(UserDefaultTypedKeys.conflicts(among: [.theme, differentDefault]).map(\.name) == ["theme"])
+        // In a child process: a conflict would stop a debug build.
+        await #expect(processExitsWith: .success) {
+            let store = DefaultsStore(storage: InMemoryStorage())
+            store.register([.theme, .themeText])
+            guard store[.theme] == .system, store[.themeText] == "system" else { exit(1) }
+            store[.themeText] = "dark"
+            guard store[.theme] == .dark else { exit(2) }
+            store[.theme] = .light
+            guard store[.themeText] == "light", store.hasKey(.theme), store.hasKey(.themeText) else { exit(3) }
+        }
     }
 
     @Test func twoKeysWithTheSameSetBuiltInDifferentOrdersAgree() {
@@ -36,11 +54,11 @@ struct KeyConflictTests {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let store = DefaultsStore(storage: InMemoryStorage())
             _ = store[.theme]
-            _ = store[.legacyTheme]
+            _ = store[.themeNumber]
         }
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(message.contains(#"two keys store "theme" differently"#), "\(message)")
-        #expect(message.contains("UserDefaultTypedKey<Theme>") && message.contains("UserDefaultTypedKey<String>"))
+        #expect(message.contains("UserDefaultTypedKey<Theme>") && message.contains("UserDefaultTypedKey<Int>"))
     }
 
     @Test(.enabled(if: isDebugBuild, "release builds warn instead of stopping"))
@@ -55,7 +73,7 @@ struct KeyConflictTests {
     @Test(.enabled(if: isDebugBuild, "release builds warn instead of stopping"))
     func registeringConflictingKeysTogetherStopsADebugBuild() async {
         await #expect(processExitsWith: .failure) {
-            DefaultsStore(storage: InMemoryStorage()).register([.launchCount, .theme, .legacyTheme])
+            DefaultsStore(storage: InMemoryStorage()).register([.launchCount, .theme, .themeNumber])
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import Testing
 import TypedDefaults
 
@@ -116,6 +117,73 @@ struct ObserverOrderTests {
             clamp.cancel()
             watch.cancel()
             callbackToken.cancel()
+        }
+    }
+
+    /// Every kind together, with writers on four threads and an observer that writes back: a callback
+    /// clamps any value above 1,000 to 1,000, inside its call. The clamps are changes like any other, so
+    /// every observer (callbacks, an actor's, the main actor's, a stream, Swift Observation) hears one
+    /// sequence, the same for all, and ends on the value the store holds.
+    @Test func everyKindHearsOneOrderWithWritersOnSeveralThreadsAndAnObserverThatWritesBack() async throws {
+        for round in 0..<20 {
+            try await withStore(.inMemory) { store in
+                let clamp = store.observe(.launchCount) { change in
+                    if change.newValue > 1_000 { store[.launchCount] = 1_000 }
+                }
+                let callback = Heard()
+                let callbackToken = store.observe(.launchCount) { callback.append($0.newValue) }
+                let listener = Listener()
+                await listener.start(store)
+                var onMain: [Int] = []
+                let mainToken = store.observe(.launchCount, isolation: MainActor.shared) { onMain.append($0.newValue) }
+                let streamed = Heard()
+                let values = store.updates(.launchCount, initial: false)
+                let stream = Task.detached { for await value in values { streamed.append(value) } }
+                // One tracking, as a view's: told once, at the first change.
+                let tracked = Heard()
+                withObservationTracking {
+                    _ = store[.launchCount]
+                } onChange: {
+                    tracked.append(1)
+                }
+                await withTaskGroup(of: Void.self) { group in
+                    for writer in 0..<4 {
+                        group.addTask {
+                            for index in 0..<100 { store[.launchCount] = (writer * 100 + index) * 3 % 1_201 }
+                        }
+                    }
+                }
+                // Quiet: every observer has heard as many changes as the callbacks, twice in a row.
+                var heardBefore = -1
+                let deadline = Date(timeIntervalSinceNow: waitLimit)
+                while true {
+                    let fromActor = await listener.heard.count
+                    let counts = [callback.all.count, onMain.count, streamed.all.count, fromActor]
+                    if counts.allSatisfy({ $0 == counts[0] }), counts[0] == heardBefore, counts[0] >= 400 { break }
+                    heardBefore = counts[0]
+                    guard Date() < deadline else {
+                        throw TimedOut(what: "the observers to agree on the changes (round \(round)): \(counts)")
+                    }
+                    try await Task.sleep(nanoseconds: 5_000_000)
+                }
+                let final = store[.launchCount]
+                let heard = callback.all
+                #expect(final <= 1_000, "round \(round)")
+                #expect(heard.last == final, "callback ends on the stored value, round \(round)")
+                #expect(await listener.heard == heard, "actor, round \(round)")
+                #expect(onMain == heard, "main actor, round \(round)")
+                #expect(streamed.all == heard, "stream, round \(round)")
+                // Every value above 1,000 is followed by the clamp, for everyone.
+                for (index, value) in heard.enumerated() where value > 1_000 {
+                    #expect(heard.indices.contains(index + 1), "a value above 1,000 was the last heard")
+                }
+                #expect(tracked.all == [1], "Swift Observation was told of the first change, once")
+                stream.cancel()
+                await listener.stop()
+                clamp.cancel()
+                callbackToken.cancel()
+                mainToken.cancel()
+            }
         }
     }
 }

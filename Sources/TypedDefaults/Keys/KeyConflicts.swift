@@ -37,13 +37,27 @@ extension UserDefaultTypedKey: AnyTypedKey {
 }
 
 extension AnyTypedKey {
-    /// Whether `other` stores a different type under the same name, or is another declaration of it
+    /// Whether `other` stores a different form under the same name, or is another declaration of it
     /// with another default. Key objects from one declaration (a computed `static var`) may give
     /// different defaults: a read returns the default of the key it was given. Two defaults computed at
     /// each read cannot be compared and are taken as agreeing; one computed and one given do not.
+    ///
+    /// Two value types are one stored form when both keys give a default and the defaults are the same
+    /// property list: a `String` key and a key of an enum with `String` raw values, whose defaults
+    /// `"imgur"` and `.imgur` are both stored as the text "imgur" (an `@AppStorage` string and an app's
+    /// enum key of one name, during a move).
     func conflicts(with other: any AnyTypedKey) -> Bool {
-        if valueType != other.valueType { return true }
+        if valueType != other.valueType { return !storesTheSameForm(as: other) }
         return declaration != other.declaration && !agreesOnDefault(with: other)
+    }
+
+    /// Whether `other`, of another value type, gives the name the same given default, by its stored
+    /// form (exactly: `1` and `1.0`, `true` and `1` differ).
+    func storesTheSameForm(as other: any AnyTypedKey) -> Bool {
+        guard !hasComputedDefault, !other.hasComputedDefault, let mine = defaultObject,
+            let theirs = other.defaultObject
+        else { return false }
+        return propertyListsEqual(mine, theirs, by: .exact)
     }
 
     /// Whether `other` gives the name the same default (see `defaultsAgree`).

@@ -44,7 +44,9 @@ public final class UserDefaultKeyFamily<Value: UserDefaultConvertible>: UserDefa
             column: declaration.column)
     }
 
-    /// The ids of the members with a value stored in `store` (under its prefix), sorted.
+    /// The ids of the members with a value stored in `store` (under its prefix), sorted. A member that
+    /// only reads its default is not stored, so it is not listed (unlike `dictionaryRepresentation()`,
+    /// which also holds registered defaults).
     public func members(in store: DefaultsStore) -> [String] {
         store.snapshot().keys.compactMap { suffix(of: $0, after: prefix) }.sorted()
     }

@@ -1,6 +1,7 @@
 // The names a user moving from sindresorhus/Defaults or SwiftyUserDefaults types out of habit, each
 // unavailable with the spelling here in its message: the compiler answers instead of "no member".
 // Correct code never picks them.
+import Foundation
 
 extension UserDefaultTypedKey {
     /// Unavailable: sindresorhus/Defaults' `default:` label.
@@ -105,6 +106,45 @@ extension ObservationToken {
             "keep the token in a stored property of that object instead: releasing the token (with the object) ends the observation"
     )
     public func tieToLifetime(of object: AnyObject) -> Self {
+        fatalError("unavailable")
+    }
+}
+
+/// Unavailable: Foil's protocol of storable types.
+@available(
+    *, unavailable, renamed: "UserDefaultConvertible",
+    message:
+        "TypedDefaults' storable types conform to UserDefaultConvertible: Foil's init(storedValue:) and storedValue are init?(userDefaultsObject:) and userDefaultsObject, and Codable and raw-value types need the conformance only"
+)
+public typealias UserDefaultsSerializable = UserDefaultConvertible
+
+/// Unavailable: Foil's wrapper, as an attribute or as a value. An app that still imports Foil during
+/// its move keeps Foil's own: an available declaration wins over this one.
+@available(
+    *, unavailable,
+    message:
+        "TypedDefaults' wrapper is UserDefault, and the key holds the name and default: UserDefaultTypedKey<T>(\"x\", defaultValue: v), then @UserDefault(.x) var x: T, or UserDefault(.x, store: DefaultsStore(storage: defaults)) as a value"
+)
+@propertyWrapper
+public struct FoilDefaultStorage<Value> {
+    public var wrappedValue: Value { fatalError("unavailable") }
+
+    public init(wrappedValue: Value, key: String, userDefaults: UserDefaults = .standard) {
+        fatalError("unavailable")
+    }
+}
+
+/// Unavailable: Foil's wrapper of an optional value.
+@available(
+    *, unavailable,
+    message:
+        "TypedDefaults' wrapper is UserDefault, and the key holds the name: UserDefaultTypedKey<T?>(\"x\"), then @UserDefault(.x) var x: T?, or UserDefault(.x, store: DefaultsStore(storage: defaults)) as a value"
+)
+@propertyWrapper
+public struct FoilDefaultStorageOptional<Value> {
+    public var wrappedValue: Value? { fatalError("unavailable") }
+
+    public init(key: String, userDefaults: UserDefaults = .standard) {
         fatalError("unavailable")
     }
 }

@@ -38,7 +38,10 @@ extension UserDefaultTypedKeys {
 extension UserDefaultTypedKeys {
     static var sessions: UserDefaultTypedKey<Int> { .init(defaultValue: 0) }
     static var lastSearch: UserDefaultTypedKey<String?> { .init() }
-    static let legacyTheme = UserDefaultTypedKey<String>("theme", defaultValue: "system")
+    /// The theme's name with another stored form (a number): a conflict.
+    static let themeNumber = UserDefaultTypedKey<Int>("theme", defaultValue: 2)
+    /// The theme's name as text, with the enum's default's raw value: the same stored form, no conflict.
+    static let themeText = UserDefaultTypedKey<String>("theme", defaultValue: "system")
     // Swift passes the type's name for `#function` in a `static let`: both are "UserDefaultTypedKeys".
     static let nameless = UserDefaultTypedKey<Int>(defaultValue: 0)
     static let namelessToo = UserDefaultTypedKey<Int>(defaultValue: 5)
