@@ -223,51 +223,25 @@ struct JSONValue {
         guard index < bytes.count else { throw failure("a value is missing") }
         switch bytes[index] {
         case UInt8(ascii: "{"):
-            index += 1
             var entries: [String: PropertyListValue] = [:]
-            skipSpace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-                index += 1
-                return .dictionary(entries)
-            }
-            while true {
-                skipSpace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw failure("a key is missing") }
-                let key = try string()
-                skipSpace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw failure("':' is missing") }
-                index += 1
-                entries[key] = try value(depth: depth + 1)
-                skipSpace()
-                guard index < bytes.count else { throw failure("'}' is missing") }
-                if bytes[index] == UInt8(ascii: ",") {
-                    index += 1
-                    continue
+            try elements(closedBy: "}") { parser in
+                parser.skipSpace()
+                guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "\"") else {
+                    throw parser.failure("a key is missing")
                 }
-                guard bytes[index] == UInt8(ascii: "}") else { throw failure("',' or '}' is missing") }
-                index += 1
-                return .dictionary(entries)
+                let key = try parser.string()
+                parser.skipSpace()
+                guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: ":") else {
+                    throw parser.failure("':' is missing")
+                }
+                parser.index += 1
+                entries[key] = try parser.value(depth: depth + 1)
             }
+            return .dictionary(entries)
         case UInt8(ascii: "["):
-            index += 1
             var elements: [PropertyListValue] = []
-            skipSpace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-                index += 1
-                return .array(elements)
-            }
-            while true {
-                elements.append(try value(depth: depth + 1))
-                skipSpace()
-                guard index < bytes.count else { throw failure("']' is missing") }
-                if bytes[index] == UInt8(ascii: ",") {
-                    index += 1
-                    continue
-                }
-                guard bytes[index] == UInt8(ascii: "]") else { throw failure("',' or ']' is missing") }
-                index += 1
-                return .array(elements)
-            }
+            try self.elements(closedBy: "]") { parser in elements.append(try parser.value(depth: depth + 1)) }
+            return .array(elements)
         case UInt8(ascii: "\""):
             return .string(try string())
         case UInt8(ascii: "t"):
@@ -280,6 +254,30 @@ struct JSONValue {
             throw failure("null has no property-list form")
         default:
             return try number()
+        }
+    }
+
+    /// Reads the elements of an object or array whose opening bracket is at `index`, each with
+    /// `element`, separated by commas, up to `close`.
+    private mutating func elements(closedBy close: Unicode.Scalar, _ element: (inout JSONValue) throws -> Void) throws {
+        let closing = UInt8(close.value)
+        index += 1
+        skipSpace()
+        if index < bytes.count, bytes[index] == closing {
+            index += 1
+            return
+        }
+        while true {
+            try element(&self)
+            skipSpace()
+            guard index < bytes.count else { throw failure("'\(close)' is missing") }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            guard bytes[index] == closing else { throw failure("',' or '\(close)' is missing") }
+            index += 1
+            return
         }
     }
 

@@ -139,12 +139,16 @@ struct ObserverOrderTests {
                 let streamed = Heard()
                 let values = store.updates(.launchCount, initial: false)
                 let stream = Task.detached { for await value in values { streamed.append(value) } }
-                // One tracking, as a view's: told once, at the first change.
+                // One tracking, as a view's: told once, at the first change (where Observation is).
                 let tracked = Heard()
-                withObservationTracking {
-                    _ = store[.launchCount]
-                } onChange: {
-                    tracked.append(1)
+                var observes = false
+                if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *) {
+                    observes = true
+                    withObservationTracking {
+                        _ = store[.launchCount]
+                    } onChange: {
+                        tracked.append(1)
+                    }
                 }
                 await withTaskGroup(of: Void.self) { group in
                     for writer in 0..<4 {
@@ -177,7 +181,7 @@ struct ObserverOrderTests {
                 for (index, value) in heard.enumerated() where value > 1_000 {
                     #expect(heard.indices.contains(index + 1), "a value above 1,000 was the last heard")
                 }
-                #expect(tracked.all == [1], "Swift Observation was told of the first change, once")
+                #expect(!observes || tracked.all == [1], "Swift Observation was told of the first change, once")
                 stream.cancel()
                 await listener.stop()
                 clamp.cancel()

@@ -13,7 +13,7 @@ import Foundation
 /// - Versions are kept in the storage beside the values (`recordName`), so a change made offline is
 ///   pushed at the next launch, and judged by when it was made.
 final class CloudSync: @unchecked Sendable {
-    // @unchecked: everything mutable is guarded by `lock`; `cloud` is thread-safe.
+    // @unchecked: the mutable state lives in `state`, which owns its lock; `cloud` is thread-safe.
 
     /// Where the versions are kept in the synced storage.
     static let recordName = "TypedDefaults.cloudSync"
@@ -41,14 +41,8 @@ final class CloudSync: @unchecked Sendable {
     private weak var context: StorageContext?
     private let debounce: TimeInterval?
     private let clock: @Sendable () -> Double
-    private let lock = NSLock()
-    private var names: Set<String> = []
-    private var records: [String: Record] = [:]
-    private var device: String
-    /// The newest time this device has made or seen: the next local change is newer still, whatever the
-    /// device's clock says.
-    private var newestTime: Double = 0
-    private var pushScheduled = false
+    /// The synced names and their versions (`SyncState`), behind their lock.
+    private let state: Locked<SyncState>
 
     init(
         cloud: any CloudKeyValueStore, context: StorageContext, debounce: TimeInterval?,
@@ -58,10 +52,11 @@ final class CloudSync: @unchecked Sendable {
         self.context = context
         self.debounce = debounce
         self.clock = clock
-        device = UUID().uuidString
+        var state = SyncState(device: UUID().uuidString)
         if let saved = context.storage.object(forKey: Self.recordName) as? [String: Any] {
-            load(saved)
+            state.load(saved, now: clock())
         }
+        self.state = Locked(state)
         cloud.onChange { [weak self] reason, keys in self?.cloudChanged(reason, keys: keys) }
     }
 
@@ -72,20 +67,22 @@ final class CloudSync: @unchecked Sendable {
     /// newer here is pushed.
     func start(_ newNames: [String]) {
         guard let context else { return }
-        let added = lock.withLock { newNames.filter { !names.contains($0) } }
+        let added = state.withLock { state in newNames.filter { !state.names.contains($0) } }
         guard !added.isEmpty else { return }
         let stored = added.map { (name: $0, object: context.storedObject(forName: $0)) }
-        lock.withLock {
+        let now = clock()
+        state.withLock { state in
             for (name, object) in stored {
-                names.insert(name)
-                if let digest = records[name]?.digest, digest != Self.digest(object) {
+                state.names.insert(name)
+                if let digest = state.records[name]?.digest, digest != Self.digest(object) {
                     // Changed while the name was not synced: a change of this device's, made now.
-                    records[name] = Record(stamp: nextStamp(), pending: true, object: object)
-                } else if records[name] != nil {
-                    records[name]?.object = object
-                    records[name]?.digest = Self.digest(object)
+                    state.records[name] = Record(stamp: state.nextStamp(now: now), pending: true, object: object)
+                } else if state.records[name] != nil {
+                    state.records[name]?.object = object
+                    state.records[name]?.digest = Self.digest(object)
                 } else if let object {
-                    records[name] = Record(stamp: SyncStamp(time: 0, device: device), pending: true, object: object)
+                    state.records[name] = Record(
+                        stamp: SyncStamp(time: 0, device: state.device), pending: true, object: object)
                 }
             }
         }
@@ -100,10 +97,11 @@ final class CloudSync: @unchecked Sendable {
     /// `StorageContext`): versioned and marked for the push. Returns what to keep under `recordName`,
     /// or nil when `name` is not synced.
     func localChange(_ name: String, object: Any?) -> [String: Any]? {
-        let (saved, schedule) = lock.withLock { () -> ([String: Any]?, Bool) in
-            guard names.contains(name) else { return (nil, false) }
-            records[name] = Record(stamp: nextStamp(), pending: true, object: object)
-            return (savedForm(), scheduleLocked())
+        let now = clock()
+        let (saved, schedule) = state.withLock { state -> ([String: Any]?, Bool) in
+            guard state.names.contains(name) else { return (nil, false) }
+            state.records[name] = Record(stamp: state.nextStamp(now: now), pending: true, object: object)
+            return (state.savedForm(), state.schedulePush(debounce: debounce))
         }
         if schedule { scheduleTimer() }
         return saved
@@ -113,20 +111,20 @@ final class CloudSync: @unchecked Sendable {
     /// version, or this device has none. Called with the storage's order of changes held, so no local
     /// change slips in between the decision and the write. Returns what to keep under `recordName`.
     func acceptCloud(_ entry: CloudEntry, forName name: String) -> [String: Any]? {
-        let (saved, schedule) = lock.withLock { () -> ([String: Any]?, Bool) in
-            guard names.contains(name) else { return (nil, false) }
-            newestTime = max(newestTime, entry.stamp.time)
-            if let record = records[name], record.stamp >= entry.stamp {
+        let (saved, schedule) = state.withLock { state -> ([String: Any]?, Bool) in
+            guard state.names.contains(name) else { return (nil, false) }
+            state.newestTime = max(state.newestTime, entry.stamp.time)
+            if let record = state.records[name], record.stamp >= entry.stamp {
                 // The cloud holds an older version than this device (it kept a later-arriving push of an
                 // older change): push this device's again.
                 if record.stamp > entry.stamp, !record.pending {
-                    records[name]?.pending = true
-                    return (nil, scheduleLocked())
+                    state.records[name]?.pending = true
+                    return (nil, state.schedulePush(debounce: debounce))
                 }
                 return (nil, false)
             }
-            records[name] = Record(stamp: entry.stamp, pending: false, object: entry.object)
-            return (savedForm(), false)
+            state.records[name] = Record(stamp: entry.stamp, pending: false, object: entry.object)
+            return (state.savedForm(), false)
         }
         if schedule { scheduleTimer() }
         return saved
@@ -137,7 +135,7 @@ final class CloudSync: @unchecked Sendable {
     private func cloudChanged(_ reason: CloudChangeReason, keys: [String]) {
         switch reason {
         case .serverChange, .initialSync:
-            reconcile(lock.withLock { keys.filter(names.contains) })
+            reconcile(state.withLock { state in keys.filter(state.names.contains) })
             schedulePush()
         case .quotaViolation:
             ErrorReporting.report(
@@ -148,16 +146,16 @@ final class CloudSync: @unchecked Sendable {
         case .accountChange:
             // Another account's cloud: every value here stays, as the oldest version there is, so that
             // the new cloud's values win and the names it lacks are pushed to it.
-            let all = lock.withLock { () -> [String] in
-                for (name, record) in records {
+            let all = state.withLock { state -> [String] in
+                for (name, record) in state.records {
                     if record.object == nil {
-                        records[name] = nil
+                        state.records[name] = nil
                     } else {
-                        records[name] = Record(
-                            stamp: SyncStamp(time: 0, device: device), pending: true, object: record.object)
+                        state.records[name] = Record(
+                            stamp: SyncStamp(time: 0, device: state.device), pending: true, object: record.object)
                     }
                 }
-                return Array(names)
+                return Array(state.names)
             }
             reconcile(all)
             schedulePush()
@@ -179,9 +177,9 @@ final class CloudSync: @unchecked Sendable {
     /// cloud's limits refused (kept on this device, not pushed).
     @discardableResult
     func push() -> [DefaultsError] {
-        let batch = lock.withLock { () -> [(name: String, record: Record)] in
-            pushScheduled = false
-            return records.filter(\.value.pending).map { ($0.key, $0.value) }.sorted { $0.name < $1.name }
+        let batch = state.withLock { state -> [(name: String, record: Record)] in
+            state.pushScheduled = false
+            return state.records.filter(\.value.pending).map { ($0.key, $0.value) }.sorted { $0.name < $1.name }
         }
         guard !batch.isEmpty else { return [] }
         var refused: [DefaultsError] = []
@@ -194,7 +192,9 @@ final class CloudSync: @unchecked Sendable {
         var total = sizes.values.reduce(0, +)
         for (name, record) in batch {
             defer {
-                lock.withLock { if records[name]?.stamp == record.stamp { records[name]?.pending = false } }
+                state.withLock { state in
+                    if state.records[name]?.stamp == record.stamp { state.records[name]?.pending = false }
+                }
             }
             if let raw = cloud.object(forKey: name), CloudEntry(cloudObject: raw, now: clock()).stamp > record.stamp {
                 cloudNewer.append(name)
@@ -263,14 +263,7 @@ final class CloudSync: @unchecked Sendable {
     /// Pushes after `debounce`, unless a push is scheduled already; with no debounce (a simulation), only
     /// `flush()` pushes.
     private func schedulePush() {
-        if lock.withLock({ scheduleLocked() }) { scheduleTimer() }
-    }
-
-    /// Called with `lock` held: whether a timer must be started (outside the lock).
-    private func scheduleLocked() -> Bool {
-        guard debounce != nil, !pushScheduled, records.values.contains(where: \.pending) else { return false }
-        pushScheduled = true
-        return true
+        if state.withLock({ $0.schedulePush(debounce: debounce) }) { scheduleTimer() }
     }
 
     private func scheduleTimer() {
@@ -324,43 +317,5 @@ final class CloudSync: @unchecked Sendable {
             }
         }
         return Int(bitPattern: UInt(truncatingIfNeeded: hash))
-    }
-
-    /// A version newer than every one this device made or saw. Called with `lock` held.
-    private func nextStamp() -> SyncStamp {
-        let now = clock()
-        newestTime = now > newestTime ? now : newestTime.nextUp.nextUp
-        return SyncStamp(time: newestTime, device: device)
-    }
-
-    /// The versions as kept in the storage. Called with `lock` held.
-    private func savedForm() -> [String: Any] {
-        [
-            "device": device, "newest": newestTime,
-            "records": records.mapValues { record -> [String: Any] in
-                var saved: [String: Any] = [
-                    "time": record.stamp.time, "device": record.stamp.device, "pending": record.pending,
-                ]
-                saved["digest"] = record.digest
-                return saved
-            },
-        ]
-    }
-
-    private func load(_ saved: [String: Any]) {
-        if let device = saved["device"] as? String { self.device = device }
-        // Kept in the storage, where another process or a hand edit may have put anything.
-        let now = clock()
-        newestTime = SyncStamp.plausibleTime(saved["newest"], now: now) ?? 0
-        for case (let name, let record as [String: Any]) in saved["records"] as? [String: Any] ?? [:] {
-            guard let time = SyncStamp.plausibleTime(record["time"], now: now), let device = record["device"] as? String
-            else { continue }
-            let pending = record["pending"].flatMap { Bool(userDefaultsObject: $0) } ?? true
-            var loaded = Record(stamp: SyncStamp(time: time, device: device), pending: pending, object: nil)
-            // Without a digest (kept by an earlier release) nothing tells whether the value changed since:
-            // it is taken as unchanged, never as a new change that would push an old value over newer ones.
-            loaded.digest = record["digest"].flatMap { Int(userDefaultsObject: $0) }
-            records[name] = loaded
-        }
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// A value guarded by a condition lock: as `Locked`, and a thread may wait until the value is what it
 /// needs (every change wakes the waiters). For an observer's running callbacks, which `cancel()` waits
-/// for.
+/// for, and the saves the Linux saver's scheduler waits to run.
 final class ConditionLocked<State> {
     private let condition = NSCondition()
     @exclusivity(unchecked) private var state: State
@@ -26,6 +26,17 @@ final class ConditionLocked<State> {
         condition.lock()
         defer { condition.unlock() }
         while !isReady(state) { condition.wait() }
+    }
+
+    /// Waits until `isReady` holds for the value or `deadline` passes; whether it holds.
+    @discardableResult
+    func wait(until isReady: (State) -> Bool, before deadline: Date) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while !isReady(state) {
+            if !condition.wait(until: deadline) { return isReady(state) }
+        }
+        return true
     }
 }
 
