@@ -8,11 +8,9 @@ extension StorageContext {
     /// storage's order of changes. Returns what observers and Swift's Observation must hear, to be passed
     /// to `announce` once no lock is held; nil when nobody can be listening (a name never bound, or a
     /// write inside `withoutPropagation`).
-    ///
-    /// `asciiName`: the caller knows `name` has no character outside ASCII (it has no other forms).
-    func commit(_ object: Any?, forName name: String, tracked: (any TrackedName)?, asciiName: Bool = false) -> Commit? {
+    func commit(_ object: Any?, forName name: String, tracked: (any TrackedName)?) -> Commit? {
         order.withLockedValue { order in
-            commitInOrder(object, forName: name, tracked: tracked, asciiName: asciiName, in: &order)
+            commitInOrder(object, forName: name, tracked: tracked, in: &order)
         }
     }
 
@@ -20,22 +18,21 @@ extension StorageContext {
     /// `commit`: the write path's cost is gated.
     @inline(__always)
     func commitInOrder(
-        _ object: Any?, forName name: String, tracked: (any TrackedName)?, asciiName: Bool = false,
-        in order: inout ChangeOrder
+        _ object: Any?, forName name: String, tracked: (any TrackedName)?, in order: inout ChangeOrder
     ) -> Commit? {
         // A value another process saved for the name and put aside here is replaced by this write: a
         // later listing must not bring it back.
         if !order.deferred.isEmpty { order.deferred[ExactText(name)] = nil }
         // A name nothing in this storage bound has no tracked name and no observers: observing binds.
         guard let tracked = tracked ?? trackedName(name), Propagation.isOn else {
-            commitToStorage(object, forName: name, asciiName: asciiName, in: &order)
+            commitToStorage(object, forName: name, in: &order)
             if order.cloudSync != nil { noteForSync(object, forName: name, in: &order) }
             return nil
         }
         // Looked up in the order of changes: an observer added before a change is committed hears it.
         let observers = observers.observers(of: name)
         let oldObject = observers.isEmpty ? nil : storage.object(forKey: name)
-        commitToStorage(object, forName: name, asciiName: asciiName, in: &order)
+        commitToStorage(object, forName: name, in: &order)
         if order.cloudSync != nil { noteForSync(object, forName: name, in: &order) }
         let sequence = order.nextNumber()
         let newObject = observers.isEmpty ? nil : storage.object(forKey: name)
@@ -186,20 +183,20 @@ extension StorageContext {
 
     /// A change made here: into the storage, and into the saver's record of what to save (Linux).
     @inline(__always)
-    func commitToStorage(_ object: Any?, forName name: String, asciiName: Bool = false, in order: inout ChangeOrder) {
-        let others = store(object, forName: name, asciiName: asciiName, in: &order)
+    func commitToStorage(_ object: Any?, forName name: String, in order: inout ChangeOrder) {
+        let others = store(object, forName: name, in: &order)
         saver?.commit(object, forName: name, otherForms: others)
     }
 
     /// Puts `object` into the storage under `name`; returns the other forms of the name it removed.
     @discardableResult
-    func store(_ object: Any?, forName name: String, asciiName: Bool = false, in order: inout ChangeOrder) -> [String] {
+    func store(_ object: Any?, forName name: String, in order: inout ChangeOrder) -> [String] {
         let watched = !order.externalWatches.isEmpty
         if watched { writingThread.withLock { $0 = (ObjectIdentifier(Thread.current), name) } }
-        // One form of a name at a time (Linux: see `DomainSaver.otherForms`, which tells an ASCII name at
-        // once; a key's write knows it already).
+        // One form of a name at a time (Linux): the saver owns the other forms (`DomainSaver.otherForms`).
+        // ASCII text has one form: asked here, with a scan of the name's bytes, no call is made for it.
         var others: [String] = []
-        if let saver, !asciiName {
+        if let saver, !isASCII(name) {
             others = saver.otherForms(of: name)
             for other in others { storage.removeObject(forKey: other) }
         }

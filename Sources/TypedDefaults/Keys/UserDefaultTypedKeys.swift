@@ -54,9 +54,6 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
     /// `static let`, where it is the type's name, shared by every such key of the type; a function or a
     /// closure). Stores refuse its writes and read its default (``DefaultsError/namelessKey(key:)``).
     let isNameless: Bool
-    /// Whether the name has no character outside ASCII: then it has no other forms (composed,
-    /// decomposed) that a write must look for (Linux).
-    let nameIsASCII: Bool
 
     /// The value a read returns when nothing readable is stored: the key's default, or, for a key made
     /// with ``init(_:default:fileID:line:column:)``, what its closure returns now.
@@ -161,7 +158,7 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
         _ name: String, given: Bool, _ givenDefault: Value, makeDefault: (@Sendable () -> Value)?,
         declaration: KeyDeclaration
     ) {
-        let (name, nameIsASCII) = canonicalForm(of: name)
+        let name = canonicalName(name)
         self.name = name
         self.nameHash = name.hashValue
         self.givenDefault = givenDefault
@@ -173,7 +170,6 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
             given
             ? LeftOutNames.isNamelessExplicit(name, declaredAt: declaration)
             : LeftOutNames.isNameless(name, declaredAt: declaration)
-        self.nameIsASCII = nameIsASCII
         super.init()
         if isNameless { reportNameless() }
     }

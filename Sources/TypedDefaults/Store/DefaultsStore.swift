@@ -15,13 +15,9 @@ public final class DefaultsStore: Sendable {
     /// Prepended to every key's name: with `"app."`, `launchCount` is stored as `app.launchCount`.
     public let keyPrefix: String
 
-    /// Whether `keyPrefix` has no character outside ASCII: with an ASCII key name, a stored name that
-    /// has no other forms (composed, decomposed) to look for at a write.
-    let keyPrefixIsASCII: Bool
-
     init(context: StorageContext, keyPrefix: String) {
         self.context = context
-        (self.keyPrefix, keyPrefixIsASCII) = canonicalForm(of: keyPrefix)
+        self.keyPrefix = canonicalName(keyPrefix)
     }
 
     /// The store over `UserDefaults.standard`; also available as ``Defaults``.
@@ -129,7 +125,7 @@ public final class DefaultsStore: Sendable {
         if object == nil, !Self.isNil(value) {
             throw DefaultsError.unconvertibleValue(key: name, type: unconvertibleDescription(value))
         }
-        write(object, forStoredName: name, tracked: tracked, asciiName: key.nameIsASCII && keyPrefixIsASCII)
+        write(object, forStoredName: name, tracked: tracked)
     }
 
     /// Reads `key`'s value, changes it with `transform`, and stores the result, as one step: another
@@ -235,8 +231,8 @@ public final class DefaultsStore: Sendable {
 
     /// Every change but `modify`'s: committed in the storage's order (and recorded for saving on Linux),
     /// then announced.
-    func write(_ object: Any?, forStoredName name: String, tracked: (any TrackedName)? = nil, asciiName: Bool = false) {
-        if let commit = context.commit(object, forName: name, tracked: tracked, asciiName: asciiName) {
+    func write(_ object: Any?, forStoredName name: String, tracked: (any TrackedName)? = nil) {
+        if let commit = context.commit(object, forName: name, tracked: tracked) {
             context.announce(commit)
         }
     }

@@ -48,11 +48,5 @@ func suffix(of name: String, after prefix: String) -> String? {
 /// spelling stores under the composed one, and both spellings read what the last write stored. ASCII
 /// text has one form and is returned as it is, at the cost of a byte scan.
 func canonicalName(_ name: String) -> String {
-    canonicalForm(of: name).name
-}
-
-/// `canonicalName`, and whether the name is ASCII, from one scan.
-@inline(__always)
-func canonicalForm(of name: String) -> (name: String, isASCII: Bool) {
-    isASCII(name) ? (name, true) : (name.precomposedStringWithCanonicalMapping, false)
+    isASCII(name) ? name : name.precomposedStringWithCanonicalMapping
 }
