@@ -139,7 +139,7 @@ struct ObserverOrderTests {
                 let streamed = Heard()
                 let values = store.updates(.launchCount, initial: false)
                 let stream = Task.detached { for await value in values { streamed.append(value) } }
-                // One tracking, as a view's: told once, at the first change (where Observation is).
+                // One tracking, as a view's: told at the first change (where Observation is).
                 let tracked = Heard()
                 var observes = false
                 if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *) {
@@ -181,7 +181,9 @@ struct ObserverOrderTests {
                 for (index, value) in heard.enumerated() where value > 1_000 {
                     #expect(heard.indices.contains(index + 1), "a value above 1,000 was the last heard")
                 }
-                #expect(!observes || tracked.all == [1], "Swift Observation was told of the first change, once")
+                // At least once: Observation's tracking is one-shot, but two writers' mutations at once can
+                // both call it before it is cancelled (seen under ThreadSanitizer).
+                #expect(!observes || !tracked.all.isEmpty, "Swift Observation was told: \(tracked.all)")
                 stream.cancel()
                 await listener.stop()
                 clamp.cancel()
