@@ -159,13 +159,14 @@ struct ObserverOrderTests {
                 }
                 // Quiet: every observer has heard as many changes as the callbacks, twice in a row.
                 var heardBefore = -1
-                let deadline = Date(timeIntervalSinceNow: waitLimit)
+                var polls = Int(waitLimit / 0.005)  // counted, not timed: see `waitUntil`
                 while true {
                     let fromActor = await listener.heard.count
                     let counts = [callback.all.count, onMain.count, streamed.all.count, fromActor]
                     if counts.allSatisfy({ $0 == counts[0] }), counts[0] == heardBefore, counts[0] >= 400 { break }
                     heardBefore = counts[0]
-                    guard Date() < deadline else {
+                    polls -= 1
+                    guard polls > 0 else {
                         throw TimedOut(what: "the observers to agree on the changes (round \(round)): \(counts)")
                     }
                     try await Task.sleep(nanoseconds: 5_000_000)

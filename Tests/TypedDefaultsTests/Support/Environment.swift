@@ -41,14 +41,18 @@ struct TimedOut: Error, CustomStringConvertible {
     var description: String { "timed out after \(waitLimit) s waiting for \(what)" }
 }
 
-/// Polls `condition` until it holds; throws past `waitLimit`.
+/// Polls `condition` until it holds; throws after `waitLimit` worth of polls. Counted in polls, not by
+/// the clock: an async test resumes only when Swift Testing's cooperative threads (two on a 2-core
+/// machine) are free of synchronous tests, and under ThreadSanitizer a clock deadline passed while the
+/// waiter, and the task it waited for, had not run at all (one CI run in eight).
 func waitUntil(
     _ what: String = "a condition", isolation: isolated (any Actor)? = #isolation,
     sourceLocation: SourceLocation = #_sourceLocation, _ condition: () throws -> Bool
 ) async throws {
-    let deadline = Date(timeIntervalSinceNow: waitLimit)
+    var polls = Int(waitLimit / 0.002)
     while try !condition() {
-        guard Date() < deadline else { throw TimedOut(what: what) }
+        guard polls > 0 else { throw TimedOut(what: what) }
+        polls -= 1
         try await Task.sleep(nanoseconds: 2_000_000)
     }
 }
