@@ -37,7 +37,12 @@ enum TextFormats {
             && text.unicodeScalars.allSatisfy {
                 $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "_$./:-".unicodeScalars.contains($0))
             }
-        if bare { return text }
+        return bare ? text : quotedEscaping(text, otherControls: false)
+    }
+
+    /// `text` in double quotes, with `"`, `\`, newline, return and tab escaped by a backslash, as both
+    /// formats write them; with `otherControls`, the other control characters as `\u00XX` (JSON's rule).
+    private static func quotedEscaping(_ text: String, otherControls: Bool) -> String {
         var escaped = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -46,6 +51,7 @@ enum TextFormats {
             case "\n": escaped += "\\n"
             case "\t": escaped += "\\t"
             case "\r": escaped += "\\r"
+            case _ where otherControls && scalar.value < 0x20: escaped += String(format: "\\u%04x", scalar.value)
             default: escaped.unicodeScalars.append(scalar)
             }
         }
@@ -76,19 +82,7 @@ enum TextFormats {
     }
 
     static func jsonString(_ text: String) -> String {
-        var escaped = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": escaped += "\\\""
-            case "\\": escaped += "\\\\"
-            case "\n": escaped += "\\n"
-            case "\r": escaped += "\\r"
-            case "\t": escaped += "\\t"
-            case _ where scalar.value < 0x20: escaped += String(format: "\\u%04x", scalar.value)
-            default: escaped.unicodeScalars.append(scalar)
-            }
-        }
-        return escaped + "\""
+        quotedEscaping(text, otherControls: true)
     }
 
     // MARK: Dates and bytes

@@ -53,6 +53,15 @@ enum BinaryPropertyList {
         return reader.holdsSetOrUID()
     }
 
+    /// Whether `bytes` is a file no reader may be handed, however long one waits for it: a binary
+    /// property list with a set (Foundation's parser crashes) or a UID (it reads the domain as empty),
+    /// or one that expands far beyond its size, cycles or nests too deep (Foundation builds it in full
+    /// or overflows its stack; `expandsBeyondBudget`). The Linux saver judges a suite's file by it, and
+    /// `PropertyListDocument` a file to import.
+    static func isRefusedOutright(_ bytes: [UInt8]) -> Bool {
+        holdsSetOrUID(bytes) || expandsBeyondBudget(bytes)
+    }
+
     /// One object of the file: leaves hold their value, collections the indexes of their elements.
     enum Object {
         case string(String)

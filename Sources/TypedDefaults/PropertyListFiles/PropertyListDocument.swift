@@ -36,7 +36,7 @@ package enum PropertyListDocument {
                 try refuseUnstorable(values)
                 return (values, .binary)
             }
-            if BinaryPropertyList.holdsSetOrUID(bytes) || BinaryPropertyList.expandsBeyondBudget(bytes) {
+            if BinaryPropertyList.isRefusedOutright(bytes) {
                 throw Refusal(
                     description: "it is a binary property list no reader may be handed (a set, a UID, "
                         + "an expansion far beyond its size, a cycle or nesting deeper than "
@@ -56,21 +56,24 @@ package enum PropertyListDocument {
     /// The file for `values` in `format`. Dates keep their sub-second part in the binary format; the XML
     /// format writes whole seconds (the format's own rule).
     package static func bytes(of values: [String: Any], format: Format) throws -> [UInt8] {
-        if format == .binary,
-            let bytes = BinaryPropertyList.encode(
-                Dictionary(uniqueKeysWithValues: values.map { (ExactText($0.key), $0.value) }))
-        {
-            return bytes
-        }
-        let dictionary = NSMutableDictionary()
-        for (name, object) in values { dictionary[NSString(string: name)] = object }
         do {
-            return [UInt8](
-                try PropertyListSerialization.data(
-                    fromPropertyList: dictionary, format: format == .xml ? .xml : .binary, options: 0))
+            return try encoded(
+                Dictionary(uniqueKeysWithValues: values.map { (ExactText($0.key), $0.value) }), format: format)
         } catch {
             throw Refusal(description: "the values cannot be written as a property list (\(error))")
         }
+    }
+
+    /// `contents` as a file in `format`, names kept by their bytes: the library's own binary writer where
+    /// it can (plain Swift values), else Foundation's, whose error is thrown. The Linux saver writes a
+    /// suite's file with it too.
+    static func encoded(_ contents: [ExactText: Any], format: Format) throws -> [UInt8] {
+        if format == .binary, let bytes = BinaryPropertyList.encode(contents) { return bytes }
+        let dictionary = NSMutableDictionary()
+        for (name, object) in contents { dictionary[NSString(string: name.text)] = object }
+        return [UInt8](
+            try PropertyListSerialization.data(
+                fromPropertyList: dictionary, format: format == .xml ? .xml : .binary, options: 0))
     }
 
     private static func parsedByFoundation(_ bytes: [UInt8]) throws -> [(name: String, object: Any)] {

@@ -44,7 +44,7 @@ extension DefaultsStore {
     /// Apple platforms: the user's preferences folder), sorted, without hidden files.
     package static func storedSuiteNames() -> [String] {
         #if os(Linux)
-            guard let directory = SuiteFile(domain: "x")?.directory else { return [] }
+            let directory = SuiteFile.directory()
         #else
             let directory = NSHomeDirectory() + "/Library/Preferences"
         #endif

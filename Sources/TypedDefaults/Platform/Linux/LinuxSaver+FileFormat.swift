@@ -14,10 +14,10 @@
         }
 
         /// `parse`, and whether a file it could not read is one no reader may be handed
-        /// (`isRefusedOutright`), judged once.
+        /// (`BinaryPropertyList.isRefusedOutright`), judged once.
         static func parseJudging(_ bytes: [UInt8]) -> (parsed: [ExactText: Any]?, refusedOutright: Bool) {
             if let dictionary = BinaryPropertyList.decode(bytes) { return (dictionary, false) }
-            if isRefusedOutright(bytes) { return (nil, true) }
+            if BinaryPropertyList.isRefusedOutright(bytes) { return (nil, true) }
             return (parsedByFoundation(bytes), false)
         }
 
@@ -36,21 +36,9 @@
             return Dictionary(uniqueKeysWithValues: dictionary.map { (ExactText($0), $1) })
         }
 
-        /// Whether `bytes` is a file no reader may be handed, however long one waits for it: a binary
-        /// property list with a set (Foundation's parser crashes) or a UID (it reads the domain as empty),
-        /// or one that expands far beyond its size, cycles or nests too deep (Foundation builds it in full
-        /// or overflows its stack; `BinaryPropertyList.expandsBeyondBudget`).
-        static func isRefusedOutright(_ bytes: [UInt8]) -> Bool {
-            BinaryPropertyList.holdsSetOrUID(bytes) || BinaryPropertyList.expandsBeyondBudget(bytes)
-        }
-
         static func encode(_ contents: [ExactText: Any]) throws -> [UInt8] {
-            if let bytes = BinaryPropertyList.encode(contents) { return bytes }
-            let named = NSMutableDictionary()
-            for (name, object) in contents { named[NSString(string: name.text)] = object }
             do {
-                return [UInt8](
-                    try PropertyListSerialization.data(fromPropertyList: named, format: .binary, options: 0))
+                return try PropertyListDocument.encoded(contents, format: .binary)
             } catch {
                 throw FileFailure.failed(action: "cannot encode the values (\(error)) of", path: "the suite", nil)
             }

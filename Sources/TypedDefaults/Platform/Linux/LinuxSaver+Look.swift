@@ -35,7 +35,7 @@
             var writtenByFoundation = false
             /// The version `contents` were read from; nil when there was no file, or it was unreadable.
             var read: FileVersion?
-            /// The file is one no reader may be handed (`isRefusedOutright`), not one being written.
+            /// The file is one no reader may be handed (`BinaryPropertyList.isRefusedOutright`), not one being written.
             var refusedOutright = false
 
             /// The names whose value differs from what the file held when this process last looked.

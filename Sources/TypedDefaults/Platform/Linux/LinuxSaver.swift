@@ -209,7 +209,7 @@
         }
 
         /// Takes what the file holds as the version this process knows. Called before Foundation reads the
-        /// file: one that no reader may be handed (`isRefusedOutright`: a set, an expansion far beyond its
+        /// file: one that no reader may be handed (`BinaryPropertyList.isRefusedOutright`: a set, an expansion far beyond its
         /// size, a cycle) is moved aside now, under the suite's lock, and reported, so that Foundation's
         /// first read finds none instead of crashing or building gigabytes.
         func lookOnce() {

@@ -23,17 +23,20 @@
         /// The files of `domain`, or nil when `domain` is not a plain file name.
         init?(domain: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
             guard SuiteName.isPlainFileName(domain) else { return nil }
-            let configHome = environment["XDG_CONFIG_HOME"] ?? ""
-            var directory = configHome.hasPrefix("/") ? configHome : (environment["HOME"] ?? "") + "/.config"
-            if !directory.hasPrefix("/") {
-                directory = FileManager.default.currentDirectoryPath + "/" + directory
-            }
+            let directory = Self.directory(environment: environment)
             self.directory = directory
             fileName = domain + ".plist"
             path = directory + "/" + fileName
             lockPath = directory + "/." + domain + ".plist.lock"
             temporaryPrefix = "." + domain + ".plist.tmp-"
             plainSavePath = directory + "/." + domain + ".plist.plain-save"
+        }
+
+        /// The folder Foundation keeps every domain in, by the rules above.
+        static func directory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+            let configHome = environment["XDG_CONFIG_HOME"] ?? ""
+            let directory = configHome.hasPrefix("/") ? configHome : (environment["HOME"] ?? "") + "/.config"
+            return directory.hasPrefix("/") ? directory : FileManager.default.currentDirectoryPath + "/" + directory
         }
 
         /// Creates the folder, as Foundation does at its first save.
