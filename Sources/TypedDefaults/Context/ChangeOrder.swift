@@ -21,6 +21,31 @@ struct ChangeOrder {
     var watchedForObservation: Set<String> = []
     /// Syncs the names chosen by `sync` through a cloud; nil until then.
     var cloudSync: CloudSync?
+    /// The step that runs alone over the storage now (`StorageContext.exclusively`: `modify`, a move, a
+    /// migration, a tool's edit), with the changes numbered on its thread while it runs. They are
+    /// announced when the step ends, after every lock is released, whichever way it ends (a save that
+    /// failed, a transform that threw): an observer may then call `modify` itself.
+    var exclusive: ExclusiveStep?
+
+    struct ExclusiveStep {
+        let thread: ObjectIdentifier
+        var announcements: [Commit] = []
+    }
+
+    /// `commit`, numbered: returned to be announced by the caller once its locks are released, or, on the
+    /// thread of the step that runs alone now, kept for that step to announce when it ends (the caller
+    /// still holds the step's locks then). Every numbered change passes here, so none is left unannounced.
+    @inline(__always)
+    mutating func handOver(_ commit: Commit) -> Commit? {
+        guard exclusive != nil, exclusive?.thread == ObjectIdentifier(Thread.current) else { return commit }
+        exclusive?.announcements.append(commit)
+        return nil
+    }
+
+    /// Whether the calling thread runs the step that runs alone now.
+    var isExclusiveThread: Bool {
+        exclusive != nil && exclusive?.thread == ObjectIdentifier(Thread.current)
+    }
 
     /// Gives the next change its number.
     @inline(__always)

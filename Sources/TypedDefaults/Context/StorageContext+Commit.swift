@@ -37,9 +37,10 @@ extension StorageContext {
         let sequence = order.nextNumber()
         let newObject = observers.isEmpty ? nil : storage.object(forKey: name)
         expect(sequence, by: observers)
-        return Commit(
-            tracked: tracked, observers: observers,
-            change: ObjectChange(oldObject: oldObject, newObject: newObject, sequence: sequence))
+        return order.handOver(
+            Commit(
+                tracked: tracked, observers: observers,
+                change: ObjectChange(oldObject: oldObject, newObject: newObject, sequence: sequence)))
     }
 
     func applySavedElsewhere(_ changed: [(name: String, object: Any?)], isOwnWrite: (String) -> Bool) -> [Commit] {
@@ -49,27 +50,26 @@ extension StorageContext {
     /// Runs `body` as one step of the storage's order of changes, atomic against every other write in
     /// this process and, on Linux, inside the suite's file lock against other processes' saves
     /// (`exclusively`): `read` gives what a name stores (values other processes saved are in), `write`
-    /// commits. Observers hear of the changes once every lock is released, in their order.
+    /// commits. `body` runs with the write order held: it must not call the library. Observers hear of
+    /// the changes when the step ends, once every lock is released (`exclusively`), whichever way it ends.
     func compoundStep<Result>(
         names: [String],
         _ body: (_ read: (String) -> Any?, _ write: (Any?, String) -> Void) throws -> Result
     ) throws -> Result {
-        var commits: [Commit] = []
-        let result = try exclusively {
+        try exclusively {
             try order.withLockedValue { order throws -> Result in
-                // Values put aside for these names are the storage's before the step reads them.
-                commits += applyInOrder(takeDeferred(names, from: &order), in: &order)
+                // Values put aside for these names are the storage's before the step reads them. The
+                // changes are numbered on the step's thread: the step keeps them to announce.
+                let unannounced = applyInOrder(takeDeferred(names, from: &order), in: &order)
+                assert(unannounced.isEmpty, "a change numbered in a step is the step's to announce")
                 return try body(
                     { storedObjectInOrder(forName: $0) },
                     { object, name in
-                        if let commit = commitInOrder(object, forName: name, tracked: nil, in: &order) {
-                            commits.append(commit)
-                        }
+                        let unannounced = commitInOrder(object, forName: name, tracked: nil, in: &order)
+                        assert(unannounced == nil, "a change numbered in a step is the step's to announce")
                     })
             }
         }
-        announce(commits)
-        return result
     }
 
     /// Brings in the values put aside for names this process had not used: `name`'s alone, or all.
@@ -132,7 +132,9 @@ extension StorageContext {
             let newObject = storage.object(forKey: name)
             // A removal that leaves the registered default in view of a value equal to it: no read changes.
             if propertyListsEqual(oldObject, newObject, by: .exact) { continue }
-            commits.append(numberedChange(of: name, from: oldObject, to: newObject, in: &order))
+            if let commit = numberedChange(of: name, from: oldObject, to: newObject, in: &order) {
+                commits.append(commit)
+            }
         }
         return commits
     }
@@ -144,16 +146,19 @@ extension StorageContext {
     }
 
     /// A change the library did not make through `commit` (another process's save, a report of another
-    /// writer, a cloud value), numbered in the storage's order, with those who must hear it.
+    /// writer, a cloud value), numbered in the storage's order, with those who must hear it: returned to
+    /// be announced once the caller's locks are released, or kept by the step that runs alone on this
+    /// thread (`ChangeOrder.handOver`).
     func numberedChange(of name: String, from oldObject: Any?, to newObject: Any?, in order: inout ChangeOrder)
-        -> Commit
+        -> Commit?
     {
         let sequence = order.nextNumber()
         let observers = observers.observers(of: name)
         expect(sequence, by: observers)
-        return Commit(
-            tracked: trackedName(name), observers: observers,
-            change: ObjectChange(oldObject: oldObject, newObject: newObject, sequence: sequence))
+        return order.handOver(
+            Commit(
+                tracked: trackedName(name), observers: observers,
+                change: ObjectChange(oldObject: oldObject, newObject: newObject, sequence: sequence)))
     }
 
     /// Tells `observers` that change `sequence` is theirs, in the order of changes: those that get changes
@@ -163,12 +168,24 @@ extension StorageContext {
     }
 
     func announce(_ commits: [Commit]) {
-        for commit in commits { announce(commit) }
+        guard !commits.isEmpty else { return }
+        for commit in commits { tell(commit) }
+        if commits.contains(where: { !$0.observers.isEmpty }) { Observer.deliverHeldBack() }
     }
 
     /// Tells Swift's Observation and the observers of a change. Called with no lock held: an observer
-    /// may read and write the store.
+    /// may read and write the store, and call `modify`. Every numbered change reaches it exactly once:
+    /// from the thread that numbered it, straight after its locks are released, or from the end of the
+    /// step it was numbered in (`exclusively`).
     func announce(_ commit: Commit) {
+        tell(commit)
+        // A write nobody observes (the gated write path) has nothing held back.
+        if !commit.observers.isEmpty { Observer.deliverHeldBack() }
+    }
+
+    /// Tells Swift's Observation and each observer of one change; a change a callback makes meanwhile is
+    /// delivered after the announcement's own (`Observer.deliverHeldBack`).
+    private func tell(_ commit: Commit) {
         commit.tracked?.change()
         for observer in commit.observers {
             observer.deliver(commit.change)
@@ -215,16 +232,46 @@ extension StorageContext {
 
     /// Runs `body` so that no other `exclusively` over this storage runs meanwhile: in this process, and
     /// on Linux in any process that saves the suite (see `DomainSaver.exclusively`).
-    func exclusively<Result>(_ body: () throws -> Result) throws -> Result {
+    ///
+    /// The changes numbered on this thread while it runs (its own, and what others saved, brought in
+    /// first) are announced when it ends, after every lock is released, whichever way it ends: a throw,
+    /// a failed save. Called again on the same thread inside `body` (a move inside `modify`'s transform),
+    /// `body` joins the step that runs; `refusingNested` names an operation that cannot join one
+    /// (`modify` inside a transform), which is refused with ``DefaultsError/calledInsideModify(operation:)``
+    /// instead of waiting for itself.
+    func exclusively<Result>(refusingNested operation: String? = nil, _ body: () throws -> Result) throws
+        -> Result
+    {
+        if isInExclusiveStep() {
+            if let operation { throw DefaultsError.calledInsideModify(operation: operation) }
+            return try body()
+        }
         prepareDomain()
+        var announcements: [Commit] = []
+        // Declared first, so it runs last: after the step's locks are released.
+        defer { announce(announcements) }
         modifyLock.lock()
-        defer { modifyLock.unlock() }
+        defer {
+            announcements = order.withLockedValue { order in
+                defer { order.exclusive = nil }
+                return order.exclusive?.announcements ?? []
+            }
+            modifyLock.unlock()
+        }
+        order.withLockedValue { $0.exclusive = ChangeOrder.ExclusiveStep(thread: ObjectIdentifier(Thread.current)) }
         guard let saver else { return try body() }
         return try saver.exclusively(body)
     }
 
+    /// Whether this thread runs a step over this storage now (inside `modify`'s transform, or a step's
+    /// body): an operation that needs the step's locks would wait for itself.
+    func isInExclusiveStep() -> Bool {
+        order.withLockedValue { $0.isExclusiveThread }
+    }
+
     /// Saves pending writes now (Linux), then pushes the synced names' changes not pushed yet.
     func flush() throws {
+        if isInExclusiveStep() { throw DefaultsError.calledInsideModify(operation: "flush()") }
         prepareDomain()
         try saver?.flush()
         let refused = order.withLockedValue({ $0.cloudSync })?.push() ?? []
@@ -235,6 +282,9 @@ extension StorageContext {
 
     /// Removes every value of the domain from memory and disk; observers hear of each change a read sees.
     func removeDomain() {
+        if isInExclusiveStep() {
+            return ErrorReporting.report(DefaultsError.calledInsideModify(operation: "removeSuite(named:)"))
+        }
         prepareDomain()
         guard let saver else {
             if let domain { domainStorage?.removeValues(in: domain) }

@@ -5,8 +5,14 @@ extension DefaultsStore {
     /// over the same suite or storage: a set, a `nil` assignment, `remove`, `removeAll`, `migrate`,
     /// or a write through another key of the same stored name.
     ///
-    /// The callback runs on the thread that made the change, once the new value is readable, with no
-    /// lock of the library held: it may read and write the store, the observed key included.
+    /// The callback runs once the new value is readable, with no lock of the library held: it may call
+    /// any of the library's API, the observed key's writes and `modify` included. Changes reach it one
+    /// at a time, in the order they were made. It runs on the thread that made the change: a write
+    /// returns once its callbacks have run, after those of changes made before it on other threads. Two
+    /// exceptions: a change made inside a callback runs its callbacks once that callback has returned
+    /// (on the same thread, before the outer write returns); a change made inside a `modify` transform
+    /// runs them when `modify` has released its lock (on the thread that called `modify`). Changes made
+    /// elsewhere (below) run it on the thread that brought them in.
     ///
     /// Changes made by other means are heard too. On Apple platforms: the plain `UserDefaults` API,
     /// another process or app extension on the same suite, `defaults write` (by key-value observing
@@ -183,11 +189,11 @@ extension DefaultsStore {
     /// actors', streams, publishers) gets a key's changes in the order they were made, never one inside
     /// another's delivery to it.
     private func addObserver<Value>(
-        of key: UserDefaultTypedKey<Value>, inCommitOrder: Bool = true,
+        of key: UserDefaultTypedKey<Value>,
         _ onChange: @escaping @Sendable (DefaultsChange<Value>, _ sequence: UInt64) -> Void
     ) -> Observer {
         let observer = Observer(
-            name: registeringStoredName(key), registry: context.observers, inCommitOrder: inCommitOrder
+            name: registeringStoredName(key), registry: context.observers
         ) {
             change in
             onChange(
@@ -296,7 +302,7 @@ extension DefaultsStore {
         // sent held back until it is.
         let state = Locked<(firstSequence: UInt64?, held: [(sequence: UInt64, value: Value)])>((nil, []))
         // In commit order: two writers' deliveries can cross once the write order is released.
-        let observer = addObserver(of: key, inCommitOrder: true) { change, sequence in
+        let observer = addObserver(of: key) { change, sequence in
             state.withLock { state in
                 guard let first = state.firstSequence else {
                     return state.held.append((sequence, change.newValue))

@@ -1,71 +1,95 @@
 import Foundation
 
-struct ObjectChange {
+// @unchecked: the objects are property lists read from the storage, never changed after the commit;
+// a change is handed from the thread that made it to the thread that delivers it.
+struct ObjectChange: @unchecked Sendable {
     let oldObject: Any?
     let newObject: Any?
     let sequence: UInt64
 }
 
 /// One registered callback, with what `cancel()` needs to wait for callbacks in flight.
+///
+/// Changes reach the callback one at a time, in the order they were numbered (a change is numbered under
+/// the storage's write order but announced once that lock is released, so two writers' announcements
+/// can cross). Each change is delivered on the thread that announces it (the writer's), once every
+/// change numbered before it is delivered: a writer waits for the changes numbered before its own, never
+/// for one numbered after it, so no writer delivers other writers' changes and memory holds at most one
+/// undelivered change per writer in flight. A thread running a callback never waits: a change it makes
+/// there is delivered, on that thread, once it is out of every callback and done announcing.
 final class Observer: @unchecked Sendable {
     // @unchecked: the callback and the registry are `Sendable`-safe to call from any thread; the mutable
-    // state lives in `order` and `calls`, which own their locks.
+    // state lives in `turns` and `calls`, which own their locks.
     let name: String
     private let callback: @Sendable (ObjectChange) -> Void
-    /// For an observer that must get changes in the order they were committed (a stream): the numbers of
-    /// the changes committed for it and not delivered yet, and those that arrived before an earlier one.
-    /// A change is committed under the storage's write order but delivered once that lock is released,
-    /// so two writers' deliveries can cross; nil for a callback, which runs on its writer's thread.
-    private let order: Locked<DeliveryOrder>?
+    /// The numbers of the changes committed for this observer and not delivered yet, and whose turn it is.
+    private let turns = ConditionLocked(DeliveryTurns())
     private weak var registry: ObserverRegistry?
     /// Whether the observer is cancelled, and its callbacks running now, by thread, so that a callback
     /// that cancels its own token does not wait for itself.
     private let calls = ConditionLocked<(isCancelled: Bool, running: [ObjectIdentifier: Int])>((false, [:]))
 
-    /// With `inCommitOrder`, changes reach `callback` one at a time, in the order they were committed,
-    /// each on whichever writer's thread completes the order; no lock is held while it runs, so it may
-    /// call the library (a write it makes is delivered after it returns).
-    init(
-        name: String, registry: ObserverRegistry, inCommitOrder: Bool = false,
-        callback: @escaping @Sendable (ObjectChange) -> Void
-    ) {
+    init(name: String, registry: ObserverRegistry, callback: @escaping @Sendable (ObjectChange) -> Void) {
         self.name = name
         self.registry = registry
         self.callback = callback
-        order = inCommitOrder ? Locked(DeliveryOrder()) : nil
     }
 
-    /// `sequence` was committed for this observer. Called with the storage's write order held, so that
-    /// the numbers come in the order of the changes.
+    /// `sequence` was committed for this observer. Called in the storage's order of changes, where the
+    /// change is numbered, so that the numbers come in order.
     func expect(_ sequence: UInt64) {
-        order?.withLock { $0.expected.append(sequence) }
+        turns.withLock(waking: false) { $0.expected.append(sequence) }
     }
 
-    /// Delivers `change`: at once, or for an observer in commit order, once every change committed
-    /// before it is delivered (those held back are delivered by the thread whose change completes them).
+    /// Delivers `change` on this thread once every change committed for this observer before it has been
+    /// delivered; returns after its callback has run. Inside a callback (of any observer), it never
+    /// waits: a change that is not next is held back, and this thread delivers it once it is done
+    /// announcing (`deliverHeldBack`).
     func deliver(_ change: ObjectChange) {
-        guard let order else { return deliverNow(change) }
-        // One thread at a time hands the ready changes over, outside the lock; a thread that finds
-        // another one doing it leaves its change to that one.
-        var isDeliverer = order.withLock { order in
-            order.arrived[change.sequence] = change
-            while let next = order.expected.first, let ready = order.arrived.removeValue(forKey: next) {
-                order.expected.removeFirst()
-                order.ready.append(ready)
+        let thread = ObjectIdentifier(Thread.current)
+        if Self.threads.withLock({ $0[thread] != nil }) {
+            if takeTurn(for: change.sequence, waiting: false) {
+                deliverInTurn(change)
+            } else {
+                Self.threads.withLock { $0[thread]?.heldBack.append((self, change)) }
             }
-            guard !order.isDelivering, !order.ready.isEmpty else { return false }
-            order.isDelivering = true
+            return
+        }
+        _ = takeTurn(for: change.sequence, waiting: true)
+        deliverInTurn(change)
+    }
+
+    /// Delivers the changes this thread made inside the callbacks it ran that were not next then, once it
+    /// is out of every callback: called at the end of each announcement, after the changes announced
+    /// (which were numbered before any change a callback made).
+    static func deliverHeldBack() {
+        let thread = ObjectIdentifier(Thread.current)
+        while let (observer, change) = threads.withLock({ $0[thread]?.takeFirstHeldBack() }) {
+            _ = observer.takeTurn(for: change.sequence, waiting: true)
+            observer.deliverInTurn(change)
+        }
+        threads.withLock { threads in
+            if threads[thread]?.isIdle == true { threads[thread] = nil }
+        }
+    }
+
+    /// Takes the turn to deliver change `sequence`: once it is the first change not delivered and no
+    /// other callback of this observer runs. Without `waiting`, only if that holds now.
+    private func takeTurn(for sequence: UInt64, waiting: Bool) -> Bool {
+        func isTurn(_ turns: DeliveryTurns) -> Bool { !turns.isDelivering && turns.expected.first == sequence }
+        if waiting { turns.wait(until: isTurn) }
+        return turns.withLock(waking: false) { turns in
+            guard isTurn(turns) else { return false }
+            turns.isDelivering = true
+            turns.expected.removeFirst()
             return true
         }
-        while isDeliverer {
-            let batch = order.withLock { order in
-                defer { order.ready = [] }
-                if order.ready.isEmpty { order.isDelivering = false }
-                return order.ready
-            }
-            for ready in batch { deliverNow(ready) }
-            isDeliverer = !batch.isEmpty
-        }
+    }
+
+    /// Runs the callback for `change`, whose turn this thread holds, then hands the turn on.
+    private func deliverInTurn(_ change: ObjectChange) {
+        deliverNow(change)
+        turns.withLock { $0.isDelivering = false }
     }
 
     private func deliverNow(_ change: ObjectChange) {
@@ -77,12 +101,9 @@ final class Observer: @unchecked Sendable {
         }
         guard starts else { return }
 
-        Self.deliveringThreads.withLock { $0[thread, default: 0] += 1 }
+        Self.threads.withLock { $0[thread, default: ThreadDeliveries()].depth += 1 }
         callback(change)
-        Self.deliveringThreads.withLock { threads in
-            threads[thread, default: 1] -= 1
-            if threads[thread] == 0 { threads[thread] = nil }
-        }
+        Self.threads.withLock { $0[thread]?.depth -= 1 }
 
         calls.withLock { calls in
             calls.running[thread, default: 1] -= 1
@@ -90,15 +111,15 @@ final class Observer: @unchecked Sendable {
         }
     }
 
-    /// Threads running a callback of any observer now.
-    private static let deliveringThreads = Locked<[ObjectIdentifier: Int]>([:])
+    /// Each thread running a callback of any observer now, or holding changes it made inside one.
+    private static let threads = Locked<[ObjectIdentifier: ThreadDeliveries]>([:])
 
     /// Stops deliveries; with `waiting`, also waits for the ones running on other threads.
     func cancel(waiting: Bool) {
         let thread = ObjectIdentifier(Thread.current)
         // Inside a callback, waiting could deadlock: two callbacks on two threads that cancel each
         // other's observation would each wait for the other to return.
-        let mayWait = waiting && Self.deliveringThreads.withLock { $0[thread] == nil }
+        let mayWait = waiting && Self.threads.withLock { ($0[thread]?.depth ?? 0) == 0 }
         let wasCancelled = calls.withLock { calls in
             defer { calls.isCancelled = true }
             return calls.isCancelled
@@ -109,12 +130,29 @@ final class Observer: @unchecked Sendable {
     }
 }
 
-/// The changes committed for an observer in commit order that it has not got yet.
-struct DeliveryOrder {
-    /// Increasing: appended under the storage's write order.
+/// The changes committed for an observer that it has not got yet, and whether a callback runs now.
+struct DeliveryTurns {
+    /// Increasing: appended in the storage's order of changes.
     var expected: [UInt64] = []
-    var arrived: [UInt64: ObjectChange] = [:]
-    /// In commit order, for the thread that is delivering (`isDelivering`) to hand over.
-    var ready: [ObjectChange] = []
     var isDelivering = false
+}
+
+/// What a thread delivering changes holds: how deep in callbacks it is, and the changes it made inside
+/// them that were not next then, which it delivers once its outermost callback returns.
+struct ThreadDeliveries {
+    var depth = 0
+    var heldBack: [(observer: Observer, change: ObjectChange)] = []
+
+    var isIdle: Bool { depth == 0 && heldBack.isEmpty }
+
+    /// Out of every callback, the held-back change with the lowest number: each observer's in its order.
+    mutating func takeFirstHeldBack() -> (Observer, ObjectChange)? {
+        guard depth == 0,
+            let first = heldBack.indices.min(by: { heldBack[$0].change.sequence < heldBack[$1].change.sequence })
+        else {
+            return nil
+        }
+        let taken = heldBack.remove(at: first)
+        return (taken.observer, taken.change)
+    }
 }

@@ -31,6 +31,10 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// a write), naming its declaration; then at each refused write, thrown by `set` and `modify` and
     /// reported by the subscript and the wrapper.
     case namelessKey(key: String)
+    /// An operation that needs the storage to itself (`operation`: `modify`, `flush()`,
+    /// `removeSuite(named:)`) was called inside a `modify` transform over the same storage, which holds
+    /// it: it would wait for itself. Nothing was done; call it after `modify` returns.
+    case calledInsideModify(operation: String)
     /// The cloud refused a synced value (`key`) or values (`nil`: over its quota): they stay on this
     /// device and are not pushed until they change.
     case syncRefused(key: String?, reason: String)
@@ -58,6 +62,9 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
             "TypedDefaults: \(key) has no name of its own, so its writes are refused and reads give its "
                 + "default. Give it a name, UserDefaultTypedKey<T>(\"name\", defaultValue: value), or declare it "
                 + "as a computed `static var`, whose name it takes"
+        case .calledInsideModify(let operation):
+            "TypedDefaults: \(operation) was called inside a modify transform over the same storage, which "
+                + "would wait for itself; nothing was done: call it after modify returns"
         case .syncRefused(let key?, let reason):
             "TypedDefaults: \"\(key)\" is not synced, because \(reason); it is kept on this device"
         case .syncRefused(nil, let reason):

@@ -110,24 +110,51 @@ extension DefaultsStore {
     /// step of the storage's order (`StorageContext.compoundStep`). A save that fails is reported; the
     /// move stands in memory and is saved later, as any write.
     ///
+    /// `convert` runs with no lock held (a type's conversion may read the store, a key it uses for the
+    /// first time included); the step then moves the object only if `from` still holds what was
+    /// converted, else converts what it holds now, a few times at most: a move never lands a conversion
+    /// of a value that is no longer there.
+    ///
     /// The names are compared by their bytes, not by Swift's `==`: a value stored under a decomposed
     /// spelling moves to the composed one keys store under. Nothing stored under `from`: no step is
     /// taken (on Linux it would take the file lock), so calling it on every launch costs a read.
     func move(from: String, to: String, converting convert: (Any) -> Any?) -> Bool {
-        guard !from.utf8.elementsEqual(to.utf8), context.storedObject(forName: from) != nil else { return false }
-        var moved = false
-        do {
-            try context.compoundStep(names: [from, to]) { read, write in
-                guard read(to) == nil, let object = read(from), let converted = convert(object) else { return }
-                // The old name first: a change of a name replaces its other forms (Linux), and `to` may
-                // be another form of `from`.
-                write(nil, from)
-                write(converted, to)
-                moved = true
+        guard !from.utf8.elementsEqual(to.utf8), var object = context.storedObject(forName: from) else { return false }
+        for _ in 0..<Self.conversionTries {
+            guard let converted = convert(object) else { return false }
+            enum Outcome {
+                case moved, nothingToMove
+                case changedMeanwhile(Any)
             }
-        } catch {
-            ErrorReporting.report(error)
+            var outcome = Outcome.nothingToMove
+            do {
+                try context.compoundStep(names: [from, to]) { read, write in
+                    guard read(to) == nil, let now = read(from) else { return }
+                    guard propertyListsEqual(now, object, by: .exact) else {
+                        outcome = .changedMeanwhile(now)
+                        return
+                    }
+                    // The old name first: a change of a name replaces its other forms (Linux), and `to`
+                    // may be another form of `from`.
+                    write(nil, from)
+                    write(converted, to)
+                    outcome = .moved
+                }
+            } catch {
+                ErrorReporting.report(error)
+                if case .moved = outcome { return true }
+                return false
+            }
+            switch outcome {
+            case .moved: return true
+            case .nothingToMove: return false
+            case .changedMeanwhile(let now): object = now
+            }
         }
-        return moved
+        return false
     }
+
+    /// How many times a move converts a value that changed while it was converted before it gives up
+    /// (returns false; the old value stays where it is, to be moved at the next call).
+    private static let conversionTries = 8
 }

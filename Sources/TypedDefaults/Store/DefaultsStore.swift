@@ -141,12 +141,18 @@ public final class DefaultsStore: Sendable {
     /// modify one key at once can lose one of the changes. Plain writes (the subscript, `set(_:for:)`)
     /// do not wait for `modify`.
     ///
-    /// `transform` runs while the lock is held: it must not call `modify` or ``flush()`` on the same
-    /// storage. Observers hear of the change after the lock is released.
+    /// `transform` runs while the lock is held. It may read and write the store, and move or migrate
+    /// values (they join this step); it must not call `modify`, ``flush()`` or
+    /// ``removeSuite(named:)`` on the same storage, which would wait for the lock it holds: those are
+    /// refused with ``DefaultsError/calledInsideModify(operation:)`` (thrown by `modify` and `flush()`,
+    /// reported by `removeSuite`). Observers hear of every change the step made, and of what other
+    /// processes saved that it brought in, after the lock is released, also when `transform` throws or
+    /// the save fails: an observer's callback may call `modify`.
     ///
     /// - Returns: The value stored.
     /// - Throws: What `transform` throws (nothing is stored then), ``DefaultsError/unconvertibleValue(key:type:)``,
-    ///   or, on Linux, a save that failed (the value stays pending, as for any write).
+    ///   ``DefaultsError/calledInsideModify(operation:)`` inside another `modify`'s transform on the same
+    ///   storage, or, on Linux, a save that failed (the value stays pending, as for any write).
     @discardableResult
     public func modify<Value>(_ key: UserDefaultTypedKey<Value>, _ transform: (inout Value) throws -> Void) throws
         -> Value
@@ -154,19 +160,18 @@ public final class DefaultsStore: Sendable {
         try refuseIfNameless(key)
         let name = nameInStorage(key)
         let binding = context.bind(key, as: name)
-        var commit: Commit?
-        let value = try context.exclusively {
+        return try context.exclusively(refusingNested: "modify") {
             var value = Self.value(of: key, from: context.read(key, as: name, bound: binding))
             try transform(&value)
             let object = value.userDefaultsObject
             if object == nil, !Self.isNil(value) {
                 throw DefaultsError.unconvertibleValue(key: name, type: unconvertibleDescription(value))
             }
-            commit = context.commit(object, forName: name, tracked: binding.tracked)
+            // Numbered in the step: announced when it ends, once its locks are released.
+            let unannounced = context.commit(object, forName: name, tracked: binding.tracked)
+            assert(unannounced == nil, "a change numbered in a step is the step's to announce")
             return value
         }
-        if let commit { context.announce(commit) }
-        return value
     }
 
     /// Whether a value is stored for `key`. Registered defaults and launch arguments do not count.

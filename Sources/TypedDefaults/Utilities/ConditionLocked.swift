@@ -11,11 +11,12 @@ final class ConditionLocked<State> {
         self.state = state
     }
 
-    /// `body` with the lock; waiters are woken after it, to look at the value again.
-    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    /// `body` with the lock; waiters are woken after it, to look at the value again, unless `waking` is
+    /// false (a change no waiter waits for).
+    func withLock<Result>(waking: Bool = true, _ body: (inout State) throws -> Result) rethrows -> Result {
         condition.lock()
         defer {
-            condition.broadcast()
+            if waking { condition.broadcast() }
             condition.unlock()
         }
         return try body(&state)

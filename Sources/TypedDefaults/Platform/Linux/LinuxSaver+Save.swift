@@ -191,15 +191,17 @@
         func exclusively<Result>(_ body: () throws -> Result) throws -> Result {
             guard let file else { return try body() }
             var notice: DefaultsError?
-            var commits: [Commit] = []
             let result = try withSaving { save in
                 do {
                     return try withFileLock(file) {
                         let state = try look(at: file, movingAsideUnreadable: true, in: &save)
                         notice = state.notice
-                        // The body reads what others saved: it is in memory before the body runs.
+                        // The body reads what others saved: it is in memory before the body runs. The
+                        // changes are numbered on the step's thread: the step announces them when it
+                        // ends, once every lock is released, whichever way it ends.
                         queueBringIn(state.changedElsewhere)
-                        commits = applyQueued()
+                        let unannounced = applyQueued()
+                        assert(unannounced.isEmpty, "a change numbered in a step is the step's to announce")
                         let result = try body()
                         let saved = try savePendingLocked(to: file, in: &save)
                         queueBringIn(saved.changedElsewhere, saving: saved.changes)
@@ -210,7 +212,6 @@
                     throw reported(error)
                 }
             }
-            announce(commits)
             bringInQueued()
             if let notice { ErrorReporting.report(notice) }
             return result
