@@ -15,12 +15,13 @@ struct KeyConflictTests {
         #expect(UserDefaultTypedKeys.conflicts(among: [.launchCount, .launchCount, .theme]).isEmpty)
     }
 
-    /// An `@AppStorage` string and the app's enum key of one name, during a move: both store the text
-    /// "system", so they are one key to the conflict check, the store and a debug build.
+    /// An `@AppStorage` string and the app's enum key of one name, during a move: each one's values read
+    /// back as the other's, so they are one key to the conflict check, the store and a debug build.
     @Test func aStringKeyAndAnEnumKeyThatStoreTheSameTextAreNoConflict() async {
         #expect(UserDefaultTypedKeys.conflicts(among: [.theme, .themeText]).isEmpty)
+        // Whatever the defaults: each key reads its own when nothing is stored.
         let differentDefault = UserDefaultTypedKey<String>("theme", defaultValue: "dark")
-        #expect(UserDefaultTypedKeys.conflicts(among: [.theme, differentDefault]).map(\.name) == ["theme"])
+        #expect(UserDefaultTypedKeys.conflicts(among: [.theme, differentDefault]).isEmpty)
         // In a child process: a conflict would stop a debug build.
         await #expect(processExitsWith: .success) {
             let store = DefaultsStore(storage: InMemoryStorage())
@@ -30,6 +31,77 @@ struct KeyConflictTests {
             guard store[.theme] == .dark else { exit(2) }
             store[.theme] = .light
             guard store[.themeText] == "light", store.hasKey(.theme), store.hasKey(.themeText) else { exit(3) }
+        }
+    }
+
+    /// Two keys of one name are no conflict only when each one's values read back as the other's: a
+    /// type and its raw value's type, optional or not, whatever the defaults. Every other pair of types
+    /// is a conflict, even when both defaults store alike. Before, any two types whose defaults stored
+    /// the same property list passed (two `Codable` structs whose defaults both encode as `{}`, arrays
+    /// of two element types defaulting to `[]`, all-optional structs), and one overwrote the other's
+    /// values with no report; and a `String` key and its enum key with different defaults conflicted.
+    @Test func twoTypesOfOneNameAreNoConflictExactlyWhenTheirValuesConvertBothWays() {
+        struct Profile: Codable, UserDefaultConvertible { var name: String? }
+        struct Window: Codable, UserDefaultConvertible { var width: Int? }
+        enum Level: Int, UserDefaultConvertible {
+            case low = 1
+            case high
+        }
+        enum Mode: String, UserDefaultConvertible { case system, dark }
+        func conflict(_ first: some UserDefaultTypedKeys, _ second: some UserDefaultTypedKeys) -> Bool {
+            !UserDefaultTypedKeys.conflicts(among: [first, second]).isEmpty
+        }
+        let name = "conversionPairs"
+        // Convert both ways: no conflict, whatever the defaults.
+        #expect(
+            !conflict(
+                UserDefaultTypedKey<String>(name, defaultValue: "dark"),
+                UserDefaultTypedKey<Theme>(name, defaultValue: .system)))
+        #expect(!conflict(UserDefaultTypedKey<Theme>(name, defaultValue: .light), UserDefaultTypedKey<String?>(name)))
+        #expect(
+            !conflict(
+                UserDefaultTypedKey<Int>(name, defaultValue: 0), UserDefaultTypedKey<Level>(name, defaultValue: .high)))
+        #expect(!conflict(UserDefaultTypedKey<Level?>(name), UserDefaultTypedKey<Int?>(name)))
+        // Everything else: a conflict, defaults that store alike included.
+        #expect(
+            conflict(
+                UserDefaultTypedKey<Profile>(name, defaultValue: Profile()),
+                UserDefaultTypedKey<Window>(name, defaultValue: Window())))
+        #expect(
+            conflict(
+                UserDefaultTypedKey<[Int]>(name, defaultValue: []),
+                UserDefaultTypedKey<[String]>(name, defaultValue: [])))
+        #expect(conflict(UserDefaultTypedKey<Profile?>(name), UserDefaultTypedKey<Window?>(name)))
+        #expect(
+            conflict(
+                UserDefaultTypedKey<Theme>(name, defaultValue: .system),
+                UserDefaultTypedKey<Mode>(name, defaultValue: .system)))
+        #expect(
+            conflict(
+                UserDefaultTypedKey<Int>(name, defaultValue: 1), UserDefaultTypedKey<Level>(name, defaultValue: .low))
+                == false)
+        #expect(
+            conflict(
+                UserDefaultTypedKey<Double>(name, defaultValue: 1), UserDefaultTypedKey<Level>(name, defaultValue: .low)
+            ))
+        #expect(
+            conflict(
+                UserDefaultTypedKey<String>(name, defaultValue: "1"), UserDefaultTypedKey<Int>(name, defaultValue: 1)))
+    }
+
+    /// The pair the rule is for, in use: a `String` key and the enum key of one name with different
+    /// defaults; each reads its own default, and each reads the other's writes. (In a child process: a
+    /// conflict would stop a debug build.)
+    @Test func aStringKeyAndAnEnumKeyWithDifferentDefaultsShareValues() async {
+        await #expect(processExitsWith: .success) {
+            let store = DefaultsStore(storage: InMemoryStorage())
+            let text = UserDefaultTypedKey<String>("themeDefaults", defaultValue: "dark")
+            let theme = UserDefaultTypedKey<Theme>("themeDefaults", defaultValue: .system)
+            guard store[theme] == .system, store[text] == "dark" else { exit(1) }
+            store[text] = "light"
+            guard store[theme] == .light else { exit(2) }
+            store[theme] = .dark
+            guard store[text] == "dark", store.hasKey(text) else { exit(3) }
         }
     }
 

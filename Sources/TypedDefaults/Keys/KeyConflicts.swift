@@ -42,22 +42,16 @@ extension AnyTypedKey {
     /// different defaults: a read returns the default of the key it was given. Two defaults computed at
     /// each read cannot be compared and are taken as agreeing; one computed and one given do not.
     ///
-    /// Two value types are one stored form when both keys give a default and the defaults are the same
-    /// property list: a `String` key and a key of an enum with `String` raw values, whose defaults
-    /// `"imgur"` and `.imgur` are both stored as the text "imgur" (an `@AppStorage` string and an app's
-    /// enum key of one name, during a move).
+    /// Two value types are no conflict when each one's values read back as the other's, whatever their
+    /// defaults: a type and a `RawRepresentable` type whose raw value it is (a `String` key and a key of
+    /// an enum with `String` raw values: an `@AppStorage` string and the app's enum key of one name,
+    /// during a move; an `Int` and an `Int` enum), optional or not (`convertsBothWays`). Any other two
+    /// types are a conflict, even when their defaults store alike (two `Codable` structs whose defaults
+    /// both encode as `{}`, arrays of two element types defaulting to `[]`): one would overwrite the
+    /// other's values.
     func conflicts(with other: any AnyTypedKey) -> Bool {
-        if valueType != other.valueType { return !storesTheSameForm(as: other) }
+        if valueType != other.valueType { return !convertsBothWays(valueType, other.valueType) }
         return declaration != other.declaration && !agreesOnDefault(with: other)
-    }
-
-    /// Whether `other`, of another value type, gives the name the same given default, by its stored
-    /// form (exactly: `1` and `1.0`, `true` and `1` differ).
-    func storesTheSameForm(as other: any AnyTypedKey) -> Bool {
-        guard !hasComputedDefault, !other.hasComputedDefault, let mine = defaultObject,
-            let theirs = other.defaultObject
-        else { return false }
-        return propertyListsEqual(mine, theirs, by: .exact)
     }
 
     /// Whether `other` gives the name the same default (see `defaultsAgree`).
@@ -65,6 +59,42 @@ extension AnyTypedKey {
         defaultsAgree(
             computed: hasComputedDefault, defaultObject, computed: other.hasComputedDefault, other.defaultObject)
     }
+}
+
+/// Whether the values of `first` read back as `second`'s and the other way round: after taking off
+/// `Optional`, one type is the other or its raw value (`RawRepresentable`, once or more: an enum whose
+/// raw values are another enum's).
+func convertsBothWays(_ first: Any.Type, _ second: Any.Type) -> Bool {
+    let (first, second) = (unwrappingOptional(first), unwrappingOptional(second))
+    return rawValueChain(of: first).contains { $0 == second } || rawValueChain(of: second).contains { $0 == first }
+}
+
+/// `type` without its `Optional`s.
+private func unwrappingOptional(_ type: Any.Type) -> Any.Type {
+    var type = type
+    while let optional = type as? any OptionalMetatype.Type { type = optional.wrappedType }
+    return type
+}
+
+/// `type`, its raw value's type, that type's raw value's type, and so on (a few at most).
+private func rawValueChain(of type: Any.Type) -> [Any.Type] {
+    func rawValueType<Raw: RawRepresentable>(of _: Raw.Type) -> Any.Type { Raw.RawValue.self }
+    var chain = [type]
+    while chain.count < 8, let raw = chain.last as? any RawRepresentable.Type {
+        let next = unwrappingOptional(rawValueType(of: raw))
+        if chain.contains(where: { $0 == next }) { break }
+        chain.append(next)
+    }
+    return chain
+}
+
+/// An `Optional` type, for its wrapped type.
+private protocol OptionalMetatype {
+    static var wrappedType: Any.Type { get }
+}
+
+extension Optional: OptionalMetatype {
+    fileprivate static var wrappedType: Any.Type { Wrapped.self }
 }
 
 /// Whether two keys' defaults agree, by their stored forms: two computed at each read cannot be
