@@ -21,30 +21,39 @@ struct ChangeOrder {
     var watchedForObservation: Set<String> = []
     /// Syncs the names chosen by `sync` through a cloud; nil until then.
     var cloudSync: CloudSync?
-    /// The step that runs alone over the storage now (`StorageContext.exclusively`: `modify`, a move, a
-    /// migration, a tool's edit), with the changes numbered on its thread while it runs. They are
-    /// announced when the step ends, after every lock is released, whichever way it ends (a save that
-    /// failed, a transform that threw): an observer may then call `modify` itself.
-    var exclusive: ExclusiveStep?
+    /// The thread of the step that runs alone over the storage now (`StorageContext.exclusively`:
+    /// `modify`, a move, a migration, a tool's edit), and the changes numbered on that thread while it
+    /// runs. They are announced when the step ends, after every lock is released, whichever way it ends
+    /// (a save that failed, a transform that threw): an observer may then call `modify` itself. Two
+    /// plain fields, not an optional struct: the write path tests the first at every write, and an
+    /// optional pointer's test is one comparison.
+    var exclusiveThread: ObjectIdentifier?
+    var stepAnnouncements: [Commit] = []
 
-    struct ExclusiveStep {
-        let thread: ObjectIdentifier
-        var announcements: [Commit] = []
-    }
-
-    /// `commit`, numbered: returned to be announced by the caller once its locks are released, or, on the
-    /// thread of the step that runs alone now, kept for that step to announce when it ends (the caller
-    /// still holds the step's locks then). Every numbered change passes here, so none is left unannounced.
-    @inline(__always)
-    mutating func handOver(_ commit: Commit) -> Commit? {
-        guard exclusive != nil, exclusive?.thread == ObjectIdentifier(Thread.current) else { return commit }
-        exclusive?.announcements.append(commit)
-        return nil
+    /// Keeps `commit`, numbered on the thread of the step that runs alone now, for the step to announce
+    /// when it ends (the caller still holds the step's locks). Every numbered change is either kept here
+    /// or returned to the caller to announce once its locks are released (`StorageContext.commitInOrder`,
+    /// `numberedChange`), so none is left unannounced.
+    mutating func keep(_ commit: Commit) {
+        stepAnnouncements.append(commit)
     }
 
     /// Whether the calling thread runs the step that runs alone now.
     var isExclusiveThread: Bool {
-        exclusive != nil && exclusive?.thread == ObjectIdentifier(Thread.current)
+        guard let thread = exclusiveThread else { return false }
+        return thread == ObjectIdentifier(Thread.current)
+    }
+
+    /// Starts the step that runs alone, on this thread.
+    mutating func startStep() {
+        exclusiveThread = ObjectIdentifier(Thread.current)
+    }
+
+    /// Ends the step that runs alone: the changes it kept, to be announced once its locks are released.
+    mutating func endStep() -> [Commit] {
+        exclusiveThread = nil
+        defer { stepAnnouncements = [] }
+        return stepAnnouncements
     }
 
     /// Gives the next change its number.

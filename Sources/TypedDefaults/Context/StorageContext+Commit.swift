@@ -8,10 +8,19 @@ extension StorageContext {
     /// storage's order of changes. Returns what observers and Swift's Observation must hear, to be passed
     /// to `announce` once no lock is held; nil when nobody can be listening (a name never bound, or a
     /// write inside `withoutPropagation`).
+    ///
+    /// On the thread of a step that runs alone (a write inside `modify`'s transform), the step keeps the
+    /// change and announces it when it ends: nil is returned then.
     func commit(_ object: Any?, forName name: String, tracked: (any TrackedName)?) -> Commit? {
-        order.withLockedValue { order in
-            commitInOrder(object, forName: name, tracked: tracked, in: &order)
+        var stepRuns = false
+        let commit = order.withLockedValue { order in
+            stepRuns = order.exclusiveThread != nil
+            return commitInOrder(object, forName: name, tracked: tracked, in: &order)
         }
+        // Tested out here, on a flag: the test inside `commitInOrder` made every write cost about 300
+        // instructions more (the gated path).
+        if stepRuns, let commit, keptByStep([commit]) { return nil }
+        return commit
     }
 
     /// `commit`'s step, in the order of changes: for compound operations (`compoundStep`). Inlined into
@@ -37,10 +46,8 @@ extension StorageContext {
         let sequence = order.nextNumber()
         let newObject = observers.isEmpty ? nil : storage.object(forKey: name)
         expect(sequence, by: observers)
-        return order.handOver(
-            Commit(
-                tracked: tracked, observers: observers,
-                change: ObjectChange(oldObject: oldObject, newObject: newObject, sequence: sequence)))
+        let change = ObjectChange(oldObject: oldObject, newObject: newObject, sequence: sequence)
+        return Commit(tracked: tracked, observers: observers, change: change)
     }
 
     func applySavedElsewhere(_ changed: [(name: String, object: Any?)], isOwnWrite: (String) -> Bool) -> [Commit] {
@@ -65,8 +72,10 @@ extension StorageContext {
                 return try body(
                     { storedObjectInOrder(forName: $0) },
                     { object, name in
-                        let unannounced = commitInOrder(object, forName: name, tracked: nil, in: &order)
-                        assert(unannounced == nil, "a change numbered in a step is the step's to announce")
+                        // This is the step's thread: the step announces the change when it ends.
+                        if let commit = commitInOrder(object, forName: name, tracked: nil, in: &order) {
+                            order.keep(commit)
+                        }
                     })
             }
         }
@@ -148,17 +157,19 @@ extension StorageContext {
     /// A change the library did not make through `commit` (another process's save, a report of another
     /// writer, a cloud value), numbered in the storage's order, with those who must hear it: returned to
     /// be announced once the caller's locks are released, or kept by the step that runs alone on this
-    /// thread (`ChangeOrder.handOver`).
+    /// thread (`ChangeOrder.keep`).
     func numberedChange(of name: String, from oldObject: Any?, to newObject: Any?, in order: inout ChangeOrder)
         -> Commit?
     {
         let sequence = order.nextNumber()
         let observers = observers.observers(of: name)
         expect(sequence, by: observers)
-        return order.handOver(
-            Commit(
-                tracked: trackedName(name), observers: observers,
-                change: ObjectChange(oldObject: oldObject, newObject: newObject, sequence: sequence)))
+        let commit = Commit(
+            tracked: trackedName(name), observers: observers,
+            change: ObjectChange(oldObject: oldObject, newObject: newObject, sequence: sequence))
+        guard order.isExclusiveThread else { return commit }
+        order.keep(commit)
+        return nil
     }
 
     /// Tells `observers` that change `sequence` is theirs, in the order of changes: those that get changes
@@ -181,6 +192,16 @@ extension StorageContext {
         tell(commit)
         // A write nobody observes (the gated write path) has nothing held back.
         if !commit.observers.isEmpty { Observer.deliverHeldBack() }
+    }
+
+    /// Keeps `commits` for the step that runs alone now, if this is its thread.
+    @inline(never)
+    private func keptByStep(_ commits: [Commit]) -> Bool {
+        order.withLockedValue { order in
+            guard order.isExclusiveThread else { return false }
+            for commit in commits { order.keep(commit) }
+            return true
+        }
     }
 
     /// Tells Swift's Observation and each observer of one change; a change a callback makes meanwhile is
@@ -252,13 +273,10 @@ extension StorageContext {
         defer { announce(announcements) }
         modifyLock.lock()
         defer {
-            announcements = order.withLockedValue { order in
-                defer { order.exclusive = nil }
-                return order.exclusive?.announcements ?? []
-            }
+            announcements = order.withLockedValue { $0.endStep() }
             modifyLock.unlock()
         }
-        order.withLockedValue { $0.exclusive = ChangeOrder.ExclusiveStep(thread: ObjectIdentifier(Thread.current)) }
+        order.withLockedValue { $0.startStep() }
         guard let saver else { return try body() }
         return try saver.exclusively(body)
     }

@@ -8,11 +8,19 @@ extension BinaryPropertyList {
     /// handed to Foundation. The check walks each object once, in memory a few words an object.
     ///
     /// The budget: 16 a value built plus the bytes of its text or data, at most 64 times the file's
-    /// size and 16 MiB more. A suite Foundation or the library wrote stays far below it: each reference
-    /// in the file builds one value, and only text, data and numbers are shared, for equal values.
+    /// size and 16 MiB more. A suite Foundation wrote stays far below it (it shares nothing it would
+    /// build more than once), and so does one the library wrote: its writer shares equal texts and data
+    /// only while the file stays within the budget (`encode`). The library's own reader builds each
+    /// object once, however often it is referred to; the budget is what Foundation's reader, which
+    /// builds every reference in full, may be handed.
     static func expandsBeyondBudget(_ bytes: [UInt8]) -> Bool {
         guard let reader = Reader(bytes) else { return false }
-        return reader.expansion(limit: 64 * bytes.count + 16 << 20) == nil
+        return reader.expansion(limit: expansionBudget(forFileOf: bytes.count)) == nil
+    }
+
+    /// What a file of `size` bytes may build: 64 times its size and 16 MiB more.
+    static func expansionBudget(forFileOf size: Int) -> Int {
+        64 * size + 16 << 20
     }
 }
 

@@ -13,9 +13,14 @@ extension BinaryPropertyList {
         /// Whether a UID (the references of a keyed archive) reads, as an `ArchiveUID`; a domain's file
         /// never holds one.
         var readsUIDs = false
-        /// Objects left to build: a file whose collections share elements could otherwise make a
-        /// small file build an enormous value.
-        private var budget: Int
+        /// Each object built so far, by index: an object referred to again is the value built the first
+        /// time (Swift's strings, data, arrays and dictionaries share their storage), so reading a file
+        /// builds each of its objects once, however often it is referred to, and costs what the file
+        /// holds. Allocated at the first object built.
+        private var built: [Any?] = []
+        /// Each object's state: 0 not built yet, 1 being built (one referred to again from inside itself
+        /// is a cycle, and refused), 2 built (nil in `built`: refused).
+        private var states: [UInt8] = []
 
         init?(_ bytes: [UInt8]) {
             let count = bytes.count
@@ -34,7 +39,6 @@ extension BinaryPropertyList {
             objectCount = objects
             self.top = top
             tableOffset = table
-            budget = 4 * objects + 1_000
         }
 
         /// Where object `index` starts, checked against the bytes; nil for a bad index or offset.
@@ -53,14 +57,32 @@ extension BinaryPropertyList {
             }
         }
 
-        /// Where object `index` starts, counted against the budget and the depth limit.
-        private mutating func offset(ofObject index: Int, depth: Int) -> Int? {
-            budget -= 1
-            guard budget >= 0, depth < 512 else { return nil }
+        /// Where object `index` starts, checked against the depth limit.
+        private func offset(ofObject index: Int, depth: Int) -> Int? {
+            guard depth < 512 else { return nil }
             return offset(ofObject: index)
         }
 
+        /// Object `index`: built the first time it is referred to, the same value every time after.
         mutating func object(at index: Int, depth: Int) -> Any? {
+            guard index >= 0, index < objectCount else { return nil }
+            if states.isEmpty {
+                states = Array(repeating: 0, count: objectCount)
+                built = Array(repeating: nil, count: objectCount)
+            }
+            switch states[index] {
+            case 0:
+                states[index] = 1
+                let value = build(at: index, depth: depth)
+                built[index] = value
+                states[index] = 2
+                return value
+            case 2: return built[index]
+            default: return nil
+            }
+        }
+
+        private mutating func build(at index: Int, depth: Int) -> Any? {
             guard let offset = offset(ofObject: index, depth: depth) else { return nil }
             let marker = bytes[offset]
             let low = Int(marker & 0x0F)
@@ -118,8 +140,7 @@ extension BinaryPropertyList {
 
         /// The top object, a dictionary, with its keys as their bytes are.
         mutating func domain() -> [ExactText: Any]? {
-            budget -= 1
-            guard budget >= 0, let offset = offset(ofObject: top), bytes[offset] >> 4 == 0xD else { return nil }
+            guard let offset = offset(ofObject: top), bytes[offset] >> 4 == 0xD else { return nil }
             return dictionary(at: offset, depth: 0, key: ExactText.init)
         }
 
@@ -143,10 +164,9 @@ extension BinaryPropertyList {
         /// The string a dictionary's key refers to; nil for any other object. As `reference(at:depth:)`
         /// reads it, without going through `Any` (a big suite's file has a key for every value).
         private mutating func string(atReference position: Int, depth: Int) -> String? {
-            guard let index = Self.bigEndian(bytes, at: position, size: referenceSize),
-                let offset = offset(ofObject: index, depth: depth + 1)
-            else { return nil }
-            return string(atOffset: offset)
+            guard let index = Self.bigEndian(bytes, at: position, size: referenceSize) else { return nil }
+            // Built once, as any object: the writers share a key every dictionary of an array has.
+            return object(at: index, depth: depth + 1) as? String
         }
 
         /// The string object at `offset`, ASCII or UTF-16; nil for any other object.

@@ -8,15 +8,21 @@ extension BinaryPropertyList {
     struct Flattener {
         var objects: [Object] = []
         private var stringIndexes: [ExactText: Int] = [:]
+        private var dataIndexes: [Data: Int] = [:]
+        /// What a reader that builds every reference in full (Foundation's) builds from the file, as
+        /// `expandsBeyondBudget` counts it: 16 a value plus its text's or data's bytes, for each reference.
+        /// 16 to start with: the top dictionary, which `add(entries:)` makes without `add(_:)`.
+        private(set) var expandedSize = 16
 
         mutating func add(_ value: Any) -> Int? {
+            expandedSize &+= 16
             let type = type(of: value)
             if type == String.self { return add(string: value as! String) }
             if type == Int.self { return append(.integer(Int64(value as! Int))) }
             if type == Bool.self { return append(.boolean(value as! Bool)) }
             if type == Double.self { return append(.double(value as! Double)) }
             if type == Date.self { return append(.date((value as! Date).timeIntervalSinceReferenceDate)) }
-            if type == Data.self { return append(.data(value as! Data)) }
+            if type == Data.self { return add(data: value as! Data) }
             if type == Float.self { return append(.float(value as! Float)) }
             if let set = value as? Set<AnyHashable> { return add(set: set.map(\.base)) }
             // A class instance (NSNumber, NSString, ...) could pass for several of the kinds below: a
@@ -38,10 +44,20 @@ extension BinaryPropertyList {
         }
 
         private mutating func add(string: String) -> Int {
+            // UTF-16 for other text: at most two bytes a UTF-8 byte.
+            expandedSize &+= isASCII(string) ? string.utf8.count : 2 * string.utf8.count
             // One lookup, which inserts the next index when the string is new.
             let next = objects.count
             let index = Self.take(&stringIndexes[ExactText(string), default: next])
             if index == next { objects.append(.string(string)) }
+            return index
+        }
+
+        private mutating func add(data: Data) -> Int {
+            expandedSize &+= data.count
+            let next = objects.count
+            let index = Self.take(&dataIndexes[data, default: next])
+            if index == next { objects.append(.data(data)) }
             return index
         }
 
@@ -73,7 +89,7 @@ extension BinaryPropertyList {
                 }
             case let string as NSString: return add(string: string as String)
             case let date as NSDate: return append(.date(date.timeIntervalSinceReferenceDate))
-            case let data as NSData: return append(.data(data as Data))
+            case let data as NSData: return add(data: data as Data)
             case let dictionary as NSDictionary:
                 var entries: [String: Any] = [:]
                 for (key, value) in dictionary {
@@ -105,6 +121,7 @@ extension BinaryPropertyList {
             keys.reserveCapacity(entries.count)
             values.reserveCapacity(entries.count)
             for (key, value) in entries {
+                expandedSize &+= 16
                 keys.append(add(string: key))
                 guard let index = add(value) else { return nil }
                 values.append(index)

@@ -20,13 +20,30 @@ enum BinaryPropertyList {
     ///
     /// A domain's names are kept by their bytes (``ExactText``): a file may hold two forms of one text
     /// that Swift takes for equal, and Foundation keeps both.
+    ///
+    /// Equal texts and data are written once, each place referring to it: a value the library's reader
+    /// shared stays shared, so a save never writes more than it read. A reader that builds every reference
+    /// in full (Foundation's) builds more from such a file than it holds; where that is more than the
+    /// judge accepts (`expandsBeyondBudget`: an array of 10,000 equal 10 KB texts), the file gets an
+    /// unreferenced data object of zeros that brings its size to what the budget asks (which no reader
+    /// builds), still far smaller than a copy at each place. So whatever this writes, the judge accepts.
     static func encode(_ dictionary: [ExactText: Any]) -> [UInt8]? {
         var flattener = Flattener()
         // A suite's file: a key and a value for each entry, and the dictionary.
         flattener.objects.reserveCapacity(2 * dictionary.count + 1)
         guard let top = flattener.add(entries: dictionary.lazy.map { ($0.key.text, $0.value) }) else { return nil }
         var writer = Writer(objects: flattener.objects)
-        return writer.file(top: top)
+        var bytes = writer.file(top: top)
+        var padding = 0
+        // Twice at most: the padding object can widen the file's offsets, which the second pass covers.
+        for _ in 0..<3 {
+            let budget = expansionBudget(forFileOf: bytes.count)
+            guard flattener.expandedSize > budget else { return bytes }
+            padding += (flattener.expandedSize - budget) / 64 + 64
+            var padded = Writer(objects: flattener.objects + [.data(Data(count: padding))])
+            bytes = padded.file(top: top)
+        }
+        return nil
     }
 
     /// The dictionary in `bytes`, or nil when `bytes` is not a binary property list of a dictionary

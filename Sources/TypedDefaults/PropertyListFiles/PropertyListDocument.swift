@@ -31,16 +31,17 @@ package enum PropertyListDocument {
             throw Refusal(description: "it is larger than \(maximumSize >> 20) MB")
         }
         if bytes.starts(with: Array("bplist".utf8)) {
-            if let decoded = BinaryPropertyList.decode(bytes) {
-                let values = decoded.map { ($0.key.text, $0.value) }
-                try refuseUnstorable(values)
-                return (values, .binary)
-            }
+            // Judged before any reader builds anything.
             if BinaryPropertyList.isRefusedOutright(bytes) {
                 throw Refusal(
                     description: "it is a binary property list no reader may be handed (a set, a UID, "
                         + "an expansion far beyond its size, a cycle or nesting deeper than "
                         + "\(PropertyListValue.maximumNesting) levels)")
+            }
+            if let decoded = BinaryPropertyList.decode(bytes) {
+                let values = decoded.map { ($0.key.text, $0.value) }
+                try refuseUnstorable(values)
+                return (values, .binary)
             }
             return (try parsedByFoundation(bytes), .binary)
         }

@@ -11,13 +11,17 @@ extension DefaultsStore {
     /// Throws what `edit` throws, or ``DefaultsError/unconvertibleValue(key:type:)`` for an object that
     /// `UserDefaults` cannot hold; nothing is stored then. Throws a save that failed (Linux): the changes
     /// stand in memory, as any write's, and the file keeps what it had.
+    ///
+    /// Names are stored as keys store them: the canonical form of the prefix and the name joined
+    /// (`joinedName`), so that a name typed or imported decomposed is the app's key of the composed name;
+    /// a name's change replaces its other forms (Linux).
     package func editObjects(names: [String], _ edit: (inout [String: Any]) throws -> Void) throws {
-        let stored = names.map { keyPrefix + $0 }
+        func stored(_ name: String) -> String { joinedName(keyPrefix, canonicalName(name)) }
         var failure: (any Error)?
-        try context.compoundStep(names: stored) { read, write in
+        try context.compoundStep(names: names.map(stored)) { read, write in
             var objects: [String: Any] = [:]
             for name in names {
-                if let object = read(keyPrefix + name) { objects[name] = object }
+                if let object = read(stored(name)) { objects[name] = object }
             }
             let before = objects
             do {
@@ -31,9 +35,9 @@ extension DefaultsStore {
             }
             // Removals first: a name's change replaces its other forms (Linux), and a new name may be
             // another form of a removed one.
-            for name in before.keys where objects[name] == nil { write(nil, keyPrefix + name) }
+            for name in before.keys where objects[name] == nil { write(nil, stored(name)) }
             for (name, object) in objects where !propertyListsEqual(before[name], object, by: .exact) {
-                write(object, keyPrefix + name)
+                write(object, stored(name))
             }
         }
         if let failure { throw failure }

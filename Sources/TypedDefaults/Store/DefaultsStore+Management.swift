@@ -101,8 +101,9 @@ extension DefaultsStore {
     /// and saves before it returns).
     @discardableResult
     public func moveObject(fromName oldName: String, toName newName: String) -> Bool {
-        // The old name as it was stored; the new one in the form keys store (`canonicalName`).
-        let (from, to) = (keyPrefix + oldName, keyPrefix + canonicalName(newName))
+        // The old name as it was stored; the new one in the form keys store: the whole joined name's
+        // canonical form (`joinedName`).
+        let (from, to) = (keyPrefix + oldName, joinedName(keyPrefix, canonicalName(newName)))
         return move(from: from, to: to) { $0 }
     }
 

@@ -11,6 +11,6 @@ extension DefaultsStore {
     /// Defaults.register([.launchCount, .theme, .username])
     /// ```
     public func register(_ keys: [UserDefaultTypedKeys]) {
-        context.recordUses(keys.lazy.compactMap(\.typedKey).map { (self.keyPrefix + $0.name, $0) })
+        context.recordUses(keys.lazy.compactMap(\.typedKey).map { (joinedName(self.keyPrefix, $0.name), $0) })
     }
 }

@@ -77,10 +77,11 @@ public final class DefaultsStore: Sendable {
         return (name, context.bind(key, as: name).tracked)
     }
 
-    /// `key`'s stored name in this store: the prefix and the key's name.
+    /// `key`'s stored name in this store: the prefix and the key's name, as one canonical name
+    /// (`joinedName`).
     @inline(__always)
     private func nameInStorage<Value>(_ key: UserDefaultTypedKey<Value>) -> String {
-        keyPrefix.isEmpty ? key.name : keyPrefix + key.name
+        keyPrefix.isEmpty ? key.name : joinedName(keyPrefix, key.name)
     }
 
     /// `key`'s stored name in this store, bound as `bound(_:)` binds it: the first use of the name in the
@@ -167,7 +168,7 @@ public final class DefaultsStore: Sendable {
             if object == nil, !Self.isNil(value) {
                 throw DefaultsError.unconvertibleValue(key: name, type: unconvertibleDescription(value))
             }
-            // Numbered in the step: announced when it ends, once its locks are released.
+            // On the step's thread: kept by the step, announced when it ends, once its locks are released.
             let unannounced = context.commit(object, forName: name, tracked: binding.tracked)
             assert(unannounced == nil, "a change numbered in a step is the step's to announce")
             return value

@@ -32,14 +32,40 @@ func isASCII(_ text: String) -> Bool {
     text.utf8.withContiguousStorageIfAvailable { !$0.contains { $0 >= 0x80 } } ?? text.utf8.allSatisfy { $0 < 0x80 }
 }
 
-/// `name` without `prefix`, when `name` begins with exactly `prefix`'s Unicode scalars; else nil. Not
-/// `hasPrefix`, which compares whole characters: a name whose rest begins with a combining mark
-/// (U+0301), a joiner (U+200D) or a variation selector (U+FE0F) merges that mark into the prefix's last
-/// character, and `hasPrefix` says no. Where a prefix decides what a listing holds, it decides by this.
+/// `name` without `prefix`, when `name` is `prefix` joined to a rest, by canonical equivalence: the
+/// rest such that `joinedName(prefix, rest)` is `name`'s stored form; else nil. Not `hasPrefix`, which
+/// compares whole characters: a name whose rest begins with a combining mark (U+0301), a joiner (U+200D)
+/// or a variation selector (U+FE0F) merges that mark into the prefix's last character, and `hasPrefix`
+/// says no. Nor a comparison of bytes alone: a prefix written decomposed (`"cafe\u{301}."`) is the
+/// composed one's, and a prefix whose last letter composes with the rest's first mark (`"e"` and
+/// `"\u{301}x"`, stored as `"éx"`) is that name's. Where a prefix decides what a listing holds (a store's
+/// prefix, a key family's), it decides by this. ASCII names and prefixes cost a byte comparison.
 func suffix(of name: String, after prefix: String) -> String? {
-    guard name.utf8.starts(with: prefix.utf8) else { return nil }
-    let start = name.utf8.index(name.utf8.startIndex, offsetBy: prefix.utf8.count)
-    return String(name.unicodeScalars[start...])
+    if name.utf8.starts(with: prefix.utf8), isASCII(prefix) {
+        let start = name.utf8.index(name.utf8.startIndex, offsetBy: prefix.utf8.count)
+        // A rest that begins with ASCII cannot have joined the prefix's last character.
+        if start == name.utf8.endIndex || name.utf8[start] < 0x80 || isASCII(name) {
+            return String(name.unicodeScalars[start...])
+        }
+    }
+    if isASCII(name), isASCII(prefix) { return nil }
+    // By the decomposed forms, in which a joined character is its letter and its marks again.
+    let decomposedName = name.decomposedStringWithCanonicalMapping.unicodeScalars
+    let decomposedPrefix = prefix.decomposedStringWithCanonicalMapping.unicodeScalars
+    guard decomposedName.starts(with: decomposedPrefix) else { return nil }
+    let rest = String(String.UnicodeScalarView(decomposedName.dropFirst(decomposedPrefix.count)))
+    return canonicalName(rest)
+}
+
+/// The stored name of `name` under `prefix`: the canonical form of the whole joined name, not of each
+/// half (`"e"` and `"\u{301}x"` are `"éx"`, the plain key `"éx"`'s name). Both halves are canonical
+/// already; only a rest that begins with a character outside ASCII can join the prefix's last one, so
+/// any other costs a byte comparison.
+@inline(__always)
+func joinedName(_ prefix: String, _ name: String) -> String {
+    if prefix.isEmpty { return name }
+    if name.utf8.first.map({ $0 < 0x80 }) ?? true { return prefix + name }
+    return canonicalName(prefix + name)
 }
 
 /// The form a name is stored in: its canonical composition (NFC), so that one name has one stored form

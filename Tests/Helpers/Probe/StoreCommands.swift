@@ -22,6 +22,7 @@ import TypedDefaults
     "sigint": sigintCommand,
     "args": argsCommand,
     "remove": removeCommand,
+    "fingerprints": fingerprintsCommand,
 ]
 
 @MainActor private func writeCommand(_ store: DefaultsStore, _ arguments: [String]) {
@@ -228,4 +229,20 @@ import TypedDefaults
 
 @MainActor private func removeCommand(_ store: DefaultsStore, _ arguments: [String]) {
     DefaultsStore.removeSuite(named: arguments[1])
+}
+
+/// Prints each stored name with the fingerprint of its value (`propertyListFingerprint`), sorted; with
+/// `write`, first writes "touched" and saves, so that the suite's file is written again.
+@MainActor private func fingerprintsCommand(_ store: DefaultsStore, _ arguments: [String]) {
+    if arguments.count > 2, arguments[2] == "write" {
+        store[UserDefaultTypedKey<Int>("touched", defaultValue: 0)] = 1
+        do {
+            try store.flush()
+        } catch {
+            fail("\(error)")
+        }
+    }
+    for (name, value) in store.snapshot().sorted(by: { $0.key < $1.key }) {
+        print("\(name) \(propertyListFingerprint(value))")
+    }
 }

@@ -52,6 +52,8 @@
 //                                                       each heard and what is stored
 //   typed-defaults-probe read-archives -                for each line on stdin (an archive in hexadecimal), read
 //                                                       it as a swatch, swatches and a URL, then print "ok"
+//   typed-defaults-probe fingerprints SUITE [write]     print each stored name and its value's fingerprint
+//                                                       (with write: first write "touched" and save)
 //   typed-defaults-probe first OPERATION SUITE          OPERATION as the process's first call of the
 //                                                       library (SUITE "-": the standard store), then print
 //                                                       what every read path sees and save (see FirstCall)

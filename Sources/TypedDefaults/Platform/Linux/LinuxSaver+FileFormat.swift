@@ -13,11 +13,11 @@
             parseJudging(bytes).parsed
         }
 
-        /// `parse`, and whether a file it could not read is one no reader may be handed
-        /// (`BinaryPropertyList.isRefusedOutright`), judged once.
+        /// `parse`, and whether the file is one no reader may be handed
+        /// (`BinaryPropertyList.isRefusedOutright`): judged once, before any reader builds anything.
         static func parseJudging(_ bytes: [UInt8]) -> (parsed: [ExactText: Any]?, refusedOutright: Bool) {
-            if let dictionary = BinaryPropertyList.decode(bytes) { return (dictionary, false) }
             if BinaryPropertyList.isRefusedOutright(bytes) { return (nil, true) }
+            if let dictionary = BinaryPropertyList.decode(bytes) { return (dictionary, false) }
             return (parsedByFoundation(bytes), false)
         }
 
