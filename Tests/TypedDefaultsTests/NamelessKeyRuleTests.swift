@@ -8,9 +8,17 @@ extension UserDefaultTypedKeys {
     static var URLHistory: UserDefaultTypedKey<[String]> { .init(defaultValue: []) }
 }
 
-/// An app's type whose one key is named, explicitly, as the type is.
+/// An app's type, and keys named explicitly as a type is: declared elsewhere, legitimate; declared
+/// inside the type it is named after, what `#function` gives there, so refused (the library cannot tell
+/// the text written out from `#function`).
 enum Onboarding {
     static let done = UserDefaultTypedKey<Bool>("Onboarding", defaultValue: false)
+}
+
+extension UserDefaultTypedKeys {
+    static let onboardingShown = UserDefaultTypedKey<Bool>("Onboarding", defaultValue: false)
+    static let themeTextCapitalized = UserDefaultTypedKey<String>("Theme", defaultValue: "system")
+    static let themeChoice = UserDefaultTypedKey<Theme>("Theme", defaultValue: .system)
 }
 
 /// A lowercase-named type: a name left out in a `static let` here is "lowercaseKeys".
@@ -42,14 +50,44 @@ struct NamelessKeyRuleTests {
             store[.URLHistory] = ["a"]
             #expect(store[.URLHistory] == ["a"])
             #expect(store.storage.object(forKey: "URLHistory") as? [String] == ["a"])
-            store[Onboarding.done] = true
-            #expect(store[Onboarding.done])
+            store[.onboardingShown] = true
+            #expect(store[.onboardingShown])
             let function = UserDefaultTypedKey<Int>("makeKey()", defaultValue: 0)
             try store.set(5, for: function)
             #expect(store[function] == 5)
             let family = UserDefaultKeyFamily<Int>("subscript", defaultValue: { _ in 0 })
             store[family["(_:)"]] = 6
             #expect(store.storage.object(forKey: "subscript(_:)") as? Int == 6)
+        }
+    }
+
+    /// A key named as a type is, declared outside that type, is never refused, whichever key of the
+    /// name a launch uses first: a `String` key "Theme" and the enum key "Theme" (an `@AppStorage` string
+    /// and the app's enum, during a move), with an enum `Theme` in the module. Before, the one used second
+    /// in a launch was refused as nameless (its writes dropped), so which one worked changed from launch
+    /// to launch. Each order in a process of its own: the old rule's record lived for the process.
+    @Test func aKeyNamedAsATypeIsAcceptedWhenTheEnumKeyIsUsedFirst() async {
+        await #expect(processExitsWith: .success) {
+            let store = DefaultsStore(storage: InMemoryStorage())
+            store[.themeChoice] = .dark
+            guard store[.themeChoice] == .dark, store[.themeTextCapitalized] == "dark" else { exit(1) }
+            store[.themeTextCapitalized] = "light"
+            guard store[.themeChoice] == .light else { exit(2) }
+        }
+    }
+
+    @Test func aKeyNamedAsATypeIsAcceptedWhenTheStringKeyIsUsedFirst() async {
+        await #expect(processExitsWith: .success) {
+            let store = DefaultsStore(storage: InMemoryStorage())
+            store[.themeTextCapitalized] = "dark"
+            guard store[.themeChoice] == .dark, store[.themeTextCapitalized] == "dark" else { exit(1) }
+            store[.themeTextCapitalized] = "light"
+            guard store[.themeChoice] == .light else { exit(2) }
+            store[.themeChoice] = .system
+            guard store[.themeTextCapitalized] == "system", store.storage.object(forKey: "Theme") as? String == "system"
+            else {
+                exit(3)
+            }
         }
     }
 
@@ -73,14 +111,16 @@ struct NamelessKeyRuleTests {
                     store[lowercaseKeys.second],
                 ]
                 #expect(reads == [3, 4, 1, 2])
-                // One of the explicit "WalletKeys" keys keeps the name; the other is refused, so the two
-                // never share a value.
-                let walletStored = store.storage.object(forKey: "WalletKeys")
-                #expect(walletStored is String || walletStored is Bool)
-                #expect(store[WalletKeys.currency] == "USD" || store[WalletKeys.showBalance] == false)
-                #expect(!(store[WalletKeys.currency] == "USD" && store[WalletKeys.showBalance] == false))
+                // `#function` written out in `static let`s: both "WalletKeys" keys are refused, in every
+                // launch, whichever is used first (before, the first used kept the name, so a launch that
+                // used the other first read its value); and so is a key named as its own type.
+                store[Onboarding.done] = true
+                #expect(store.storage.object(forKey: "WalletKeys") == nil)
+                #expect(store.storage.object(forKey: "Onboarding") == nil)
+                #expect(store[WalletKeys.currency] == "EUR" && store[WalletKeys.showBalance] == true)
+                #expect(store[Onboarding.done] == false)
                 let refused = reported.all.filter { if case .namelessKey = $0 { true } else { false } }
-                #expect(refused.count >= 5, "\(reported.all)")
+                #expect(refused.count >= 7, "\(reported.all)")
                 #expect(refused.contains { "\($0)".contains("NamelessKeyRuleTests.swift:") })
             }
         }

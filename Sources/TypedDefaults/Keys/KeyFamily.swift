@@ -39,9 +39,10 @@ public final class UserDefaultKeyFamily<Value: UserDefaultConvertible>: UserDefa
 
     /// The key of member `id`: stored under `prefix + id`, with the family's default for `id`.
     public subscript(_ id: String) -> UserDefaultTypedKey<Value> {
+        // A member's name is the family's prefix and its id, never `#function`: not checked against it.
         UserDefaultTypedKey(
-            prefix + id, defaultValue: makeDefault(id), fileID: declaration.fileID, line: declaration.line,
-            column: declaration.column)
+            prefix + id, given: .explicit(function: nil), makeDefault(id), makeDefault: nil,
+            declaration: KeyDeclaration(fileID: declaration.fileID, line: declaration.line, column: declaration.column))
     }
 
     /// The ids of the members with a value stored in `store` (under its prefix), sorted. A member that

@@ -6,8 +6,8 @@
 /// or a closure's name. It is accepted only where it cannot collide: not a function's (no parenthesis),
 /// not the module's, not ``UserDefaultTypedKeys`` nor another top-level type of the module, and not a
 /// name another declaration already took this way. An explicit name is accepted whatever it looks like,
-/// unless it is one of those type-shaped names (what `#function` written out in a `static let` gives)
-/// and another declaration already took it: then the later keys would silently share one value.
+/// unless it is `#function` written out where that gives a type's name (`isNamelessExplicit`): refused for
+/// every such key in every launch.
 enum LeftOutNames {
     /// The declaration that first took each name that could have come from `#function`.
     private static let claimed = Locked<[String: KeyDeclaration]>([:])
@@ -23,16 +23,20 @@ enum LeftOutNames {
         return isTypeShaped(name, declaredAt: declaration) || !claim(name, for: declaration)
     }
 
-    /// Whether a key with the explicit name `name` is nameless: only a type-shaped name that another
-    /// declaration took first, which begins with a capital (type names do; a lowercase module's name
-    /// written out at file scope is not caught). Costs one byte comparison for other names: a computed
-    /// key makes a key at every access.
-    static func isNamelessExplicit(_ name: String, declaredAt declaration: KeyDeclaration) -> Bool {
-        guard let first = name.utf8.first, (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first) else {
-            return false
-        }
-        guard isTypeShaped(name, declaredAt: declaration) else { return false }
-        return !claim(name, for: declaration)
+    /// Whether a key with the explicit name `name`, declared where `#function` is `function`, is
+    /// nameless: only when the name is that `#function` (written out, as SwiftyUserDefaults ports do:
+    /// `UserDefaultTypedKey<T>(#function, ...)`) and it is not the key's own, but a type's name (what
+    /// `#function` gives in a `static let`: ``UserDefaultTypedKeys``, another type of the declaring
+    /// module, or a nested type, which begins with a capital), the module's name at file scope, or a
+    /// function's. Every such key of the type would share it: refused for each of them, in every launch,
+    /// whichever keys the launch uses; never first come, first served. Any other explicit name is
+    /// accepted, whatever its case and whatever type shares it (a key "Theme" beside an enum `Theme`).
+    /// Costs a length comparison for most names: a computed key makes a key at every access.
+    static func isNamelessExplicit(_ name: String, function: String, declaredAt declaration: KeyDeclaration) -> Bool {
+        guard name.utf8.count == function.utf8.count, name.utf8.elementsEqual(function.utf8) else { return false }
+        if name.isEmpty || name.utf8.contains(UInt8(ascii: "(")) { return true }
+        if let first = name.utf8.first, (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first) { return true }
+        return isTypeShaped(name, declaredAt: declaration)
     }
 
     /// The module's name, ``UserDefaultTypedKeys``, or a top-level type of the declaring module: what

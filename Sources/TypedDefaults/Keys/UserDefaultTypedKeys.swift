@@ -56,19 +56,23 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
     let isNameless: Bool
 
     /// The value a read returns when nothing readable is stored: the key's default, or, for a key made
-    /// with ``init(_:default:fileID:line:column:)``, what its closure returns now.
+    /// with ``init(_:default:fileID:line:column:function:)``, what its closure returns now.
     @inlinable public var defaultValue: Value {
         if let makeDefault { return makeDefault() }
         return givenDefault
     }
 
-    /// Whether the default is computed at each read (``init(_:default:fileID:line:column:)``).
+    /// Whether the default is computed at each read (``init(_:default:fileID:line:column:function:)``).
     package var hasComputedDefault: Bool { makeDefault != nil }
 
     /// Creates a key with a name and a default.
     ///
     /// - Parameters:
-    ///   - name: The stored name. An explicit name is never refused, whatever it looks like.
+    ///   - name: The stored name. Accepted whatever it looks like and whatever type shares it, but for
+    ///     one: the name `#function` gives where the key is declared, when that is a type's name (in a
+    ///     `static let`, `UserDefaultTypedKey<T>(#function, ...)` is the enclosing type's name, which
+    ///     every such key of the type would share). Such a key is nameless (see
+    ///     ``DefaultsError/namelessKey(key:)``) in every launch, whichever keys the launch uses.
     ///   - defaultValue: What a read returns when nothing readable is stored. For a non-optional
     ///     value it is registered with the store's `register(defaults:)`, so it is never written.
     ///   - fileID: Leave it out: with `line` and `column`, where the key is declared. Key objects
@@ -76,12 +80,13 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
     ///     defaults; two declarations of one name with different defaults are a conflict.
     ///   - line: Leave it out: see `fileID`.
     ///   - column: Leave it out: see `fileID`.
+    ///   - function: Leave it out: the name Swift gives the declaration, against which `name` is checked.
     public convenience init(
         _ name: String, defaultValue: Value, fileID: StaticString = #fileID, line: UInt = #line,
-        column: UInt = #column
+        column: UInt = #column, function: String = #function
     ) {
         self.init(
-            name, given: true, defaultValue, makeDefault: nil,
+            name, given: .explicit(function: function), defaultValue, makeDefault: nil,
             declaration: KeyDeclaration(fileID: fileID, line: line, column: column))
     }
 
@@ -105,7 +110,7 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
         function: String = #function
     ) {
         self.init(
-            function, given: false, defaultValue, makeDefault: nil,
+            function, given: .leftOut, defaultValue, makeDefault: nil,
             declaration: KeyDeclaration(fileID: fileID, line: line, column: column))
     }
 
@@ -121,14 +126,16 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
     /// Such a default is not registered with the store's `register(defaults:)`: the plain
     /// `UserDefaults` API sees nothing for the name until a value is stored (`object(forKey:)` is
     /// `nil`), and ``DefaultsStore/hasKey(_:)`` is `false` until then.
+    ///
+    /// The name is checked as ``init(_:defaultValue:fileID:line:column:function:)`` says.
     public convenience init(
         _ name: String, default makeDefault: @escaping @Sendable () -> Value, fileID: StaticString = #fileID,
-        line: UInt = #line, column: UInt = #column
+        line: UInt = #line, column: UInt = #column, function: String = #function
     ) {
         // Called once here too, so that a key always holds a value of its type (its description, a
         // stored property of a non-optional type); reads call it again.
         self.init(
-            name, given: true, makeDefault(), makeDefault: makeDefault,
+            name, given: .explicit(function: function), makeDefault(), makeDefault: makeDefault,
             declaration: KeyDeclaration(fileID: fileID, line: line, column: column))
     }
 
@@ -147,17 +154,27 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
         column: UInt = #column, function: String = #function
     ) {
         self.init(
-            function, given: false, makeDefault(), makeDefault: makeDefault,
+            function, given: .leftOut, makeDefault(), makeDefault: makeDefault,
             declaration: KeyDeclaration(fileID: fileID, line: line, column: column))
     }
 
+    /// How a key got its name, for the nameless rule (`LeftOutNames`).
+    enum NameSource {
+        /// Given, at a declaration where `#function` is `function` (nil: made by the library, a family's
+        /// member, whose name is never `#function`).
+        case explicit(function: String?)
+        /// Left out: the name is `#function`.
+        case leftOut
+    }
+
     /// Every key is made here: the name in the form keys store (`canonicalName`, with one scan for
-    /// ASCII), and whether it is nameless by the rule for a name `given` or left out (`LeftOutNames`).
+    /// ASCII), and whether it is nameless by the rule for a name given or left out (`LeftOutNames`).
     @inline(__always)
-    private init(
-        _ name: String, given: Bool, _ givenDefault: Value, makeDefault: (@Sendable () -> Value)?,
+    init(
+        _ name: String, given: NameSource, _ givenDefault: Value, makeDefault: (@Sendable () -> Value)?,
         declaration: KeyDeclaration
     ) {
+        let givenName = name
         let name = canonicalName(name)
         self.name = name
         self.nameHash = name.hashValue
@@ -166,10 +183,12 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
         // A default computed at each read is not registered.
         self.defaultObject = makeDefault == nil ? givenDefault.userDefaultsObject : nil
         self.declaration = declaration
-        isNameless =
-            given
-            ? LeftOutNames.isNamelessExplicit(name, declaredAt: declaration)
-            : LeftOutNames.isNameless(name, declaredAt: declaration)
+        switch given {
+        case .explicit(let function?):
+            isNameless = LeftOutNames.isNamelessExplicit(givenName, function: function, declaredAt: declaration)
+        case .explicit(nil): isNameless = false
+        case .leftOut: isNameless = LeftOutNames.isNameless(name, declaredAt: declaration)
+        }
         super.init()
         if isNameless { reportNameless() }
     }
@@ -184,9 +203,10 @@ public final class UserDefaultTypedKey<Value: UserDefaultConvertible>: UserDefau
 
     /// Creates a key for an optional value, whose default is `nil`.
     public convenience init(
-        _ name: String, fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column
+        _ name: String, fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column,
+        function: String = #function
     ) where Value: ExpressibleByNilLiteral {
-        self.init(name, defaultValue: nil, fileID: fileID, line: line, column: column)
+        self.init(name, defaultValue: nil, fileID: fileID, line: line, column: column, function: function)
     }
 
     /// Creates a key for an optional value, whose default is `nil`, named after the property that
