@@ -42,7 +42,7 @@ import TypedDefaults
     /// every observer ends on the value the store holds. Before, a callback's `modify` hung behind the
     /// step that announced to it (release) or stopped on the lock order (debug), and a throwing step
     /// left observers waiting for a change forever.
-    @Suite("A callback may call any API while steps run, fail and throw")
+    @Suite("A callback may call any API while steps run and throw")
     struct CallbackAPITests {
         private let count = UserDefaultTypedKey<Int>("count", defaultValue: 0)
         private let echo = UserDefaultTypedKey<Int>("callbackEcho", defaultValue: 0)
@@ -127,10 +127,10 @@ import TypedDefaults
                 agreedBefore = agreed
                 polls -= 1
                 guard polls > 0 else {
-                    Issue.record(
-                        "observers did not end on \(stored): callback \(busy.last as Any), plain \(plain.last as Any), "
-                            + "stream \(streamed.last as Any), actor \(fromActor as Any), main \(onMain as Any), "
-                            + "echo \(echoHeard.last as Any) of \(store[echo])")
+                    let heard: String =
+                        "callback \(busy.last as Any), plain \(plain.last as Any), stream \(streamed.last as Any), "
+                        + "actor \(fromActor as Any), main \(onMain as Any), echo \(echoHeard.last as Any)"
+                    Issue.record("observers did not end on \(stored) (echo \(store[echo])): \(heard)")
                     break
                 }
                 try await Task.sleep(nanoseconds: 5_000_000)
