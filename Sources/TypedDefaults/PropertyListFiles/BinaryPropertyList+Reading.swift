@@ -13,14 +13,20 @@ extension BinaryPropertyList {
         /// Whether a UID (the references of a keyed archive) reads, as an `ArchiveUID`; a domain's file
         /// never holds one.
         var readsUIDs = false
-        /// Each object built so far, by index: an object referred to again is the value built the first
-        /// time (Swift's strings, data, arrays and dictionaries share their storage), so reading a file
-        /// builds each of its objects once, however often it is referred to, and costs what the file
-        /// holds. Allocated at the first object built.
-        private var built: [Any?] = []
-        /// Each object's state: 0 not built yet, 1 being built (one referred to again from inside itself
-        /// is a cycle, and refused), 2 built (nil in `built`: refused).
-        private var states: [UInt8] = []
+        /// The texts, data and collections built so far, by index, with what each costs a reader that
+        /// builds every reference in full (Foundation's), as the judge counts it (`expansion(limit:)`):
+        /// such an object referred to again is the value built the first time (Swift's strings, data,
+        /// arrays and dictionaries share their storage), so reading a file builds each of them once,
+        /// however often it is referred to, and costs what the file holds. Numbers, dates and short texts
+        /// are built at each reference: at most 32 bytes for each reference's byte or more in the file.
+        private var shared: [Int: (value: Any, cost: Int)] = [:]
+        /// The collections being built now: one referred to from inside itself is a cycle, and refused.
+        private var building: [Int] = []
+        /// The dictionary keys built so far, by index.
+        private var keys: [Int: String] = [:]
+        /// The top dictionary's cost, once `domain()` has read it: the library's own reading of a file is
+        /// its judgement too (`BinaryPropertyList.decodeJudging`).
+        private(set) var domainCost = 0
 
         init?(_ bytes: [UInt8]) {
             let count = bytes.count
@@ -63,26 +69,41 @@ extension BinaryPropertyList {
             return offset(ofObject: index)
         }
 
-        /// Object `index`: built the first time it is referred to, the same value every time after.
-        mutating func object(at index: Int, depth: Int) -> Any? {
-            guard index >= 0, index < objectCount else { return nil }
-            if states.isEmpty {
-                states = Array(repeating: 0, count: objectCount)
-                built = Array(repeating: nil, count: objectCount)
+        /// Object `index`: a text, data or collection built the first time it is referred to and the
+        /// same value every time after; its cost added to `cost`.
+        mutating func object(at index: Int, depth: Int, cost: inout Int) -> Any? {
+            guard let offset = offset(ofObject: index, depth: depth) else { return nil }
+            let marker = bytes[offset]
+            // A text or data of 15 units or more (its count follows the marker), or a collection.
+            let isShared = marker >> 4 >= 0xA || (marker >> 4 >= 0x4 && marker >> 4 <= 0x6 && marker & 0x0F == 0x0F)
+            guard isShared else {
+                var own = 16
+                defer { cost = Self.adding(cost, own) }
+                return build(at: index, depth: depth, cost: &own)
             }
-            switch states[index] {
-            case 0:
-                states[index] = 1
-                let value = build(at: index, depth: depth)
-                built[index] = value
-                states[index] = 2
+            if let (value, own) = shared[index] {
+                cost = Self.adding(cost, own)
                 return value
-            case 2: return built[index]
-            default: return nil
             }
+            guard !building.contains(index) else { return nil }
+            building.append(index)
+            defer { building.removeLast() }
+            var own = 16
+            guard let value = build(at: index, depth: depth, cost: &own) else { return nil }
+            shared[index] = (value, own)
+            cost = Self.adding(cost, own)
+            return value
         }
 
-        private mutating func build(at index: Int, depth: Int) -> Any? {
+        /// `total` and `cost`, or `Int.max` past it: a cost is only compared with a budget.
+        private static func adding(_ total: Int, _ cost: Int) -> Int {
+            let (sum, overflow) = total.addingReportingOverflow(cost)
+            return overflow ? .max : sum
+        }
+
+        /// Object `index`, with `cost` (16 on entry) raised by its text's or data's bytes, or by its
+        /// elements' costs.
+        private mutating func build(at index: Int, depth: Int, cost: inout Int) -> Any? {
             guard let offset = offset(ofObject: index, depth: depth) else { return nil }
             let marker = bytes[offset]
             let low = Int(marker & 0x0F)
@@ -108,18 +129,22 @@ extension BinaryPropertyList {
                 return Date(timeIntervalSinceReferenceDate: Double(bitPattern: bits))
             case 0x4:
                 guard let (start, count) = contents(at: offset, unitSize: 1) else { return nil }
+                cost += count
                 return Data(bytes[start..<start + count])
             case 0x5, 0x6:
+                // Bytes as UTF-16 for the wide kind, as the judge counts them.
+                let unitSize = marker >> 4 == 0x5 ? 1 : 2
+                cost += unitSize * (contents(at: offset, unitSize: unitSize)?.count ?? 0)
                 return string(atOffset: offset)
             case 0xA:
-                return array(at: offset, depth: depth)
+                return array(at: offset, depth: depth, cost: &cost)
             case 0x8 where readsUIDs:
                 // A UID of 8 or 16 bytes may not fit an `Int`: no archive refers that far, so it reads as
                 // nothing (a conversion that traps would stop the process at every launch).
                 return Self.unsigned(bytes, at: offset + 1, size: low + 1).flatMap(Int.init(exactly:))
                     .map(ArchiveUID.init(index:))
             case 0xD:
-                return dictionary(at: offset, depth: depth, key: { $0 })
+                return dictionary(at: offset, depth: depth, cost: &cost, key: { $0 })
             default:
                 // Null, UIDs, sets: not in a domain Foundation writes.
                 return nil
@@ -127,12 +152,14 @@ extension BinaryPropertyList {
         }
 
         /// The array whose marker is at `offset`, each element read.
-        private mutating func array(at offset: Int, depth: Int) -> [Any]? {
+        private mutating func array(at offset: Int, depth: Int, cost: inout Int) -> [Any]? {
             guard let (start, count) = contents(at: offset, unitSize: referenceSize) else { return nil }
             var array: [Any] = []
             array.reserveCapacity(count)
             for position in 0..<count {
-                guard let element = reference(at: start + position * referenceSize, depth: depth) else { return nil }
+                guard let element = reference(at: start + position * referenceSize, depth: depth, cost: &cost) else {
+                    return nil
+                }
                 array.append(element)
             }
             return array
@@ -141,20 +168,22 @@ extension BinaryPropertyList {
         /// The top object, a dictionary, with its keys as their bytes are.
         mutating func domain() -> [ExactText: Any]? {
             guard let offset = offset(ofObject: top), bytes[offset] >> 4 == 0xD else { return nil }
-            return dictionary(at: offset, depth: 0, key: ExactText.init)
+            var cost = 16
+            defer { domainCost = cost }
+            return dictionary(at: offset, depth: 0, cost: &cost, key: ExactText.init)
         }
 
-        private mutating func dictionary<Key: Hashable>(at offset: Int, depth: Int, key makeKey: (String) -> Key)
-            -> [Key: Any]?
-        {
+        private mutating func dictionary<Key: Hashable>(
+            at offset: Int, depth: Int, cost: inout Int, key makeKey: (String) -> Key
+        ) -> [Key: Any]? {
             guard let (start, count) = contents(at: offset, unitSize: 2 * referenceSize) else { return nil }
             var dictionary: [Key: Any] = [:]
             dictionary.reserveCapacity(count)
             // From the last entry to the first, each replacing what a later one gave: a key given twice
             // keeps its first value, which Foundation reads and so must a save, at one lookup an entry.
             for position in (0..<count).reversed() {
-                guard let key = string(atReference: start + position * referenceSize, depth: depth),
-                    let value = reference(at: start + (count + position) * referenceSize, depth: depth)
+                guard let key = string(atReference: start + position * referenceSize, depth: depth, cost: &cost),
+                    let value = reference(at: start + (count + position) * referenceSize, depth: depth, cost: &cost)
                 else { return nil }
                 dictionary.updateValue(value, forKey: makeKey(key))
             }
@@ -163,10 +192,20 @@ extension BinaryPropertyList {
 
         /// The string a dictionary's key refers to; nil for any other object. As `reference(at:depth:)`
         /// reads it, without going through `Any` (a big suite's file has a key for every value).
-        private mutating func string(atReference position: Int, depth: Int) -> String? {
-            guard let index = Self.bigEndian(bytes, at: position, size: referenceSize) else { return nil }
-            // Built once, as any object: the writers share a key every dictionary of an array has.
-            return object(at: index, depth: depth + 1) as? String
+        private mutating func string(atReference position: Int, depth: Int, cost: inout Int) -> String? {
+            guard let index = Self.bigEndian(bytes, at: position, size: referenceSize), index < objectCount,
+                let offset = offset(ofObject: index, depth: depth + 1)
+            else { return nil }
+            // Kept as text, not through `object(at:)`, whose `Any` a key would have to be cast back from
+            // at every key of a big suite. A long key is built once (the writers share a key every
+            // dictionary of an array has).
+            let unitSize = bytes[offset] >> 4 == 0x6 ? 2 : 1
+            cost = Self.adding(cost, 16 + unitSize * (contents(at: offset, unitSize: unitSize)?.count ?? 0))
+            guard bytes[offset] & 0x0F == 0x0F else { return string(atOffset: offset) }
+            if let key = keys[index] { return key }
+            let key = string(atOffset: offset)
+            keys[index] = key
+            return key
         }
 
         /// The string object at `offset`, ASCII or UTF-16; nil for any other object.
@@ -185,9 +224,10 @@ extension BinaryPropertyList {
             }
         }
 
-        private mutating func reference(at position: Int, depth: Int) -> Any? {
+        /// The object a reference at `position` refers to, its cost added to `cost` (at each reference).
+        private mutating func reference(at position: Int, depth: Int, cost: inout Int) -> Any? {
             guard let index = Self.bigEndian(bytes, at: position, size: referenceSize) else { return nil }
-            return object(at: index, depth: depth + 1)
+            return object(at: index, depth: depth + 1, cost: &cost)
         }
 
         /// An integer object: 1, 2 and 4 bytes are unsigned, 8 signed, 16 the unsigned value of its lower

@@ -44,8 +44,9 @@ extension BinaryPropertyList {
         }
 
         private mutating func add(string: String) -> Int {
-            // UTF-16 for other text: at most two bytes a UTF-8 byte.
-            expandedSize &+= isASCII(string) ? string.utf8.count : 2 * string.utf8.count
+            // At most two bytes a UTF-8 byte (UTF-16 for other text); counted so without a scan of the
+            // text, which every save would pay: the count only decides whether a file needs padding.
+            expandedSize &+= 2 * string.utf8.count
             // One lookup, which inserts the next index when the string is new.
             let next = objects.count
             let index = Self.take(&stringIndexes[ExactText(string), default: next])

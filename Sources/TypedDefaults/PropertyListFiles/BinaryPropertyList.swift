@@ -49,8 +49,30 @@ enum BinaryPropertyList {
     /// The dictionary in `bytes`, or nil when `bytes` is not a binary property list of a dictionary
     /// made only of the kinds above, or is malformed in any way.
     static func decode(_ bytes: [UInt8]) -> [ExactText: Any]? {
-        guard var reader = Reader(bytes) else { return nil }
-        return reader.domain()
+        guard case .read(let dictionary) = decodeJudging(bytes) else { return nil }
+        return dictionary
+    }
+
+    /// What reading `bytes` as a suite gives.
+    enum Reading {
+        /// The file's dictionary.
+        case read([ExactText: Any])
+        /// A file no reader may be handed (`isRefusedOutright`).
+        case refused
+        /// A file this reader leaves to Foundation's, judged not to be refused: an XML file, or kinds
+        /// this reader does not take (a null).
+        case notRead
+    }
+
+    /// `bytes` read by the library's reader, which judges the file as it reads it: it builds each object
+    /// once however often it is referred to, so reading costs what the file holds, and it counts what a
+    /// reader that builds every reference (Foundation's) would build, which the budget judges
+    /// (`expandsBeyondBudget`). A file it cannot read is judged by `isRefusedOutright` before any other
+    /// reader sees it. One walk of the file for a suite's own files, at every look at them.
+    static func decodeJudging(_ bytes: [UInt8]) -> Reading {
+        guard var reader = Reader(bytes) else { return isRefusedOutright(bytes) ? .refused : .notRead }
+        guard let dictionary = reader.domain() else { return isRefusedOutright(bytes) ? .refused : .notRead }
+        return reader.domainCost > expansionBudget(forFileOf: bytes.count) ? .refused : .read(dictionary)
     }
 
     /// The property list in `bytes` with a keyed archive's UIDs read as ``ArchiveUID``s, or nil when it
@@ -58,7 +80,8 @@ enum BinaryPropertyList {
     static func decodeArchive(_ bytes: [UInt8]) -> Any? {
         guard !expandsBeyondBudget(bytes), var reader = Reader(bytes) else { return nil }
         reader.readsUIDs = true
-        return reader.object(at: reader.top, depth: 0)
+        var cost = 0
+        return reader.object(at: reader.top, depth: 0, cost: &cost)
     }
 
     /// Whether `bytes` is a binary property list with a set or a UID among its objects, which no

@@ -31,19 +31,21 @@ package enum PropertyListDocument {
             throw Refusal(description: "it is larger than \(maximumSize >> 20) MB")
         }
         if bytes.starts(with: Array("bplist".utf8)) {
-            // Judged before any reader builds anything.
-            if BinaryPropertyList.isRefusedOutright(bytes) {
+            // Judged by the library's reader as it reads (it builds no more than the file holds), or
+            // before Foundation's reader sees it.
+            switch BinaryPropertyList.decodeJudging(bytes) {
+            case .read(let decoded):
+                let values = decoded.map { ($0.key.text, $0.value) }
+                try refuseUnstorable(values)
+                return (values, .binary)
+            case .refused:
                 throw Refusal(
                     description: "it is a binary property list no reader may be handed (a set, a UID, "
                         + "an expansion far beyond its size, a cycle or nesting deeper than "
                         + "\(PropertyListValue.maximumNesting) levels)")
+            case .notRead:
+                return (try parsedByFoundation(bytes), .binary)
             }
-            if let decoded = BinaryPropertyList.decode(bytes) {
-                let values = decoded.map { ($0.key.text, $0.value) }
-                try refuseUnstorable(values)
-                return (values, .binary)
-            }
-            return (try parsedByFoundation(bytes), .binary)
         }
         guard isXMLPropertyList(bytes) else {
             throw Refusal(description: "it is not a property list (binary or XML)")

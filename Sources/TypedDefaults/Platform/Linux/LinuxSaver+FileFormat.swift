@@ -14,11 +14,14 @@
         }
 
         /// `parse`, and whether the file is one no reader may be handed
-        /// (`BinaryPropertyList.isRefusedOutright`): judged once, before any reader builds anything.
+        /// (`BinaryPropertyList.isRefusedOutright`): judged once, by the library's reader as it reads
+        /// (which builds no more than the file holds), or before Foundation's reader sees it.
         static func parseJudging(_ bytes: [UInt8]) -> (parsed: [ExactText: Any]?, refusedOutright: Bool) {
-            if BinaryPropertyList.isRefusedOutright(bytes) { return (nil, true) }
-            if let dictionary = BinaryPropertyList.decode(bytes) { return (dictionary, false) }
-            return (parsedByFoundation(bytes), false)
+            switch BinaryPropertyList.decodeJudging(bytes) {
+            case .read(let dictionary): return (dictionary, false)
+            case .refused: return (nil, true)
+            case .notRead: return (parsedByFoundation(bytes), false)
+            }
         }
 
         /// What Foundation's parser reads from `bytes`, which the library's own reader left.
