@@ -24,7 +24,10 @@ struct GuideRewriteTests {
     }
 
     /// A SwiftyUserDefaults app's declarations and call sites, with the shapes that escaped earlier
-    /// tables: `#function` names, a member on the next line, an `@_exported` import.
+    /// tables: `#function` names, a member on the next line, an `@_exported` import, and declarations
+    /// over several lines as real apps write them (14 of one wallet's 47 keys): the `.init(` on the next
+    /// line, `return .init(`, arguments one a line, a nested generic type. Before, the table left the
+    /// several-line ones as they were, and a `#function` one became a nameless key.
     static let fixture = #"""
         @_exported import SwiftyUserDefaults
         import Foundation
@@ -33,6 +36,20 @@ struct GuideRewriteTests {
             var fromTokenAddress: DefaultsKey<String?> { .init(#function) }
             var walletCount: DefaultsKey<Int> { .init(#function, defaultValue: 0) }
             var tokens: DefaultsKey<[String: [Int]]> { .init(#function, defaultValue: [:]) }
+            var launchCount: DefaultsKey<Int> {
+                .init("launchCount", defaultValue: 0)
+            }
+            var lastSeen: DefaultsKey<Date?> {
+                return .init(#function)
+            }
+            var favorites: DefaultsKey<Set<String>> {
+                .init(
+                    #function,
+                    defaultValue: []
+                )
+            }
+            var volume: DefaultsKey<Double> { .init("volume",
+                                                    defaultValue: 0.5) }
         }
         func use() {
             let fiat = Defaults[\.fiat]
@@ -57,6 +74,13 @@ struct GuideRewriteTests {
             static let fromTokenAddress = UserDefaultTypedKey<String?>("fromTokenAddress")
             static let walletCount = UserDefaultTypedKey<Int>("walletCount", defaultValue: 0)
             static let tokens = UserDefaultTypedKey<[String: [Int]]>("tokens", defaultValue: [:])
+            static let launchCount = UserDefaultTypedKey<Int>("launchCount", defaultValue: 0)
+            static let lastSeen = UserDefaultTypedKey<Date?>("lastSeen")
+            static let favorites = UserDefaultTypedKey<Set<String>>("favorites",
+                    defaultValue: []
+                )
+            static let volume = UserDefaultTypedKey<Double>("volume",
+                                                    defaultValue: 0.5)
         }
         func use() {
             let fiat = Defaults[.fiat]
