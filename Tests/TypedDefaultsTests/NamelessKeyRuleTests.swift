@@ -3,9 +3,30 @@ import Testing
 import TypedDefaults
 
 extension UserDefaultTypedKeys {
-    /// A computed key whose property name begins with capitals, as Apple-style names do.
+    /// A computed key whose property name begins with capitals, as Apple-style names do: it gives its
+    /// name, since a left-out name that begins with a capital is a type's.
     // swift-format-ignore: AlwaysUseLowerCamelCase
-    static var URLHistory: UserDefaultTypedKey<[String]> { .init(defaultValue: []) }
+    static var URLHistory: UserDefaultTypedKey<[String]> { .init("URLHistory", defaultValue: []) }
+    /// The same, with its name left out: refused in every launch.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    static var URLBookmarks: UserDefaultTypedKey<[String]> { .init(defaultValue: []) }
+}
+
+/// Two namespaces with a computed key of one property name: one stored name, in every launch.
+enum ReaderSettings {
+    static var fontScale: UserDefaultTypedKey<Double> { .init(defaultValue: 1) }
+}
+
+enum EditorSettings {
+    static var fontScale: UserDefaultTypedKey<Double> { .init(defaultValue: 1) }
+}
+
+/// A nested type's `static let`s with their names left out: both would be "Keys".
+enum SettingsScreen {
+    enum Keys {
+        static let first = UserDefaultTypedKey<Int>(defaultValue: 1)
+        static let second = UserDefaultTypedKey<Int>(defaultValue: 2)
+    }
 }
 
 /// An app's type, and keys named explicitly as a type is: declared elsewhere, legitimate; declared
@@ -91,6 +112,36 @@ struct NamelessKeyRuleTests {
         }
     }
 
+    /// Names left out are judged by one rule in every launch, whichever key a launch uses first: two
+    /// computed keys of one property name in two namespaces are one stored name (each reads the other's
+    /// writes), and a nested type's `static let`s, both named after the type, are both refused. Before,
+    /// the first used in a launch took the name and the other was refused, so a launch that used the
+    /// other first read and wrote the value under it. Each order in a process of its own: the old rule's
+    /// record lived for the process.
+    @Test func leftOutNamesAreJudgedAlikeWhenTheEditorKeyIsUsedFirst() async {
+        await #expect(processExitsWith: .success) {
+            let store = DefaultsStore(storage: InMemoryStorage())
+            store[EditorSettings.fontScale] = 2
+            guard store[ReaderSettings.fontScale] == 2 else { exit(1) }
+            store[ReaderSettings.fontScale] = 3
+            guard store[EditorSettings.fontScale] == 3 else { exit(2) }
+            store[SettingsScreen.Keys.first] = 10
+            store[SettingsScreen.Keys.second] = 20
+            guard store.storage.object(forKey: "Keys") == nil, store[SettingsScreen.Keys.first] == 1 else { exit(3) }
+        }
+    }
+
+    @Test func leftOutNamesAreJudgedAlikeWhenTheReaderKeyIsUsedFirst() async {
+        await #expect(processExitsWith: .success) {
+            let store = DefaultsStore(storage: InMemoryStorage())
+            store[ReaderSettings.fontScale] = 2
+            guard store[EditorSettings.fontScale] == 2 else { exit(1) }
+            store[SettingsScreen.Keys.second] = 20
+            store[SettingsScreen.Keys.first] = 10
+            guard store.storage.object(forKey: "Keys") == nil, store[SettingsScreen.Keys.second] == 2 else { exit(3) }
+        }
+    }
+
     @Test func keysThatWouldShareANameAreRefusedAndReported() {
         withReportedErrors { reported in
             withStore(.inMemory) { store in
@@ -115,12 +166,14 @@ struct NamelessKeyRuleTests {
                 // launch, whichever is used first (before, the first used kept the name, so a launch that
                 // used the other first read its value); and so is a key named as its own type.
                 store[Onboarding.done] = true
+                store[.URLBookmarks] = ["a"]
+                #expect(store.storage.object(forKey: "URLBookmarks") == nil)
                 #expect(store.storage.object(forKey: "WalletKeys") == nil)
                 #expect(store.storage.object(forKey: "Onboarding") == nil)
                 #expect(store[WalletKeys.currency] == "EUR" && store[WalletKeys.showBalance] == true)
                 #expect(store[Onboarding.done] == false)
                 let refused = reported.all.filter { if case .namelessKey = $0 { true } else { false } }
-                #expect(refused.count >= 7, "\(reported.all)")
+                #expect(refused.count >= 8, "\(reported.all)")
                 #expect(refused.contains { "\($0)".contains("NamelessKeyRuleTests.swift:") })
             }
         }
