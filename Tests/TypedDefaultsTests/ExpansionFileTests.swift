@@ -2,23 +2,6 @@ import Foundation
 import Testing
 
 #if os(Linux)
-    /// A binary property list with 4-byte offsets and 2-byte references, from its objects in order.
-    private func binaryPropertyList(_ objects: [[UInt8]]) -> Data {
-        var bytes = Array("bplist00".utf8)
-        var offsets: [UInt8] = []
-        func bigEndian(_ value: Int, _ size: Int) -> [UInt8] {
-            (0..<size).reversed().map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) }
-        }
-        for object in objects {
-            offsets += bigEndian(bytes.count, 4)
-            bytes += object
-        }
-        let tableOffset = bytes.count
-        bytes += offsets
-        bytes += [0, 0, 0, 0, 0, 0, 4, 2] + bigEndian(objects.count, 8) + bigEndian(0, 8) + bigEndian(tableOffset, 8)
-        return Data(bytes)
-    }
-
     private func reference(_ index: Int) -> [UInt8] { [UInt8(index >> 8), UInt8(index & 0xFF)] }
 
     /// A collection marker with its count (`0xA` array, `0xD` dictionary).
@@ -65,17 +48,9 @@ import Testing
     struct ExpansionFileTests {
         @Test(arguments: ExpandingFile.allCases)
         func aFileThatExpandsIsMovedAsideInBoundedMemory(_ kind: ExpandingFile) throws {
-            try withTemporaryFolder { folder in
-                let suite = uniqueSuiteName()
-                let file = folder.appendingPathComponent(suite + ".plist")
-                let bytes = kind.bytes
-                try bytes.write(to: file)
-                // ThreadSanitizer's runtime cannot run in a limited address space: there the memory bound is
-                // not measured, the rest is.
-                let limited =
-                    runsUnderThreadSanitizer ? [] : ["/bin/sh", "-c", "ulimit -v 1572864 && exec \"$@\"", "sh"]
-                let first = try ProbeProcess.run(
-                    ["dump", suite], environment: ["XDG_CONFIG_HOME": folder.path], wrapper: limited)
+            let bytes = kind.bytes
+            let suite = uniqueSuiteName()
+            try withProbeOverFile(bytes, suite: suite, arguments: ["dump", suite]) { first, folder, _ in
                 #expect(first.status == 0, "\(first.reason) \(first.standardError.suffix(300))")
                 #expect(
                     first.standardError.contains("was not a property list; it is kept as"), "\(first.standardError)")
@@ -86,7 +61,7 @@ import Testing
                 #expect(try kept.first.map { try Data(contentsOf: folder.appendingPathComponent($0)) } == bytes)
                 // The suite goes on: a write is saved and read by the next process.
                 let written = try ProbeProcess.run(
-                    ["write", suite], environment: ["XDG_CONFIG_HOME": folder.path], wrapper: limited)
+                    ["write", suite], environment: ["XDG_CONFIG_HOME": folder.path], wrapper: addressSpaceLimited)
                 #expect(written.status == 0, "\(written.standardError.suffix(300))")
                 #expect(
                     try ProbeProcess.run(["dump", suite], environment: ["XDG_CONFIG_HOME": folder.path]).lines

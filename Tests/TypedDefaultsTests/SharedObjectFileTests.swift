@@ -65,30 +65,19 @@ import TypedDefaults
         var testDescription: String { "\(references) references to \(size) B, \(padding) padding objects" }
 
         var bytes: Data {
-            func bigEndian(_ value: Int, _ size: Int) -> [UInt8] {
-                (0..<size).reversed().map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) }
-            }
             func marker(_ kind: UInt8, _ count: Int) -> [UInt8] {
-                count < 15 ? [kind << 4 | UInt8(count)] : [kind << 4 | 0xF, 0x12] + bigEndian(count, 4)
+                count < 15 ? [kind << 4 | UInt8(count)] : [kind << 4 | 0xF, 0x12] + bigEndianBytes(count, 4)
             }
+            let reference = { bigEndianBytes($0, 4) }
             // 0: top, 1: "kept", 2: "big", 3: 7, 4: the array, 5: the data, then the padding.
             var objects: [[UInt8]] = [
-                [0xD2] + bigEndian(1, 4) + bigEndian(2, 4) + bigEndian(3, 4) + bigEndian(4, 4),
+                [0xD2] + reference(1) + reference(2) + reference(3) + reference(4),
                 [0x54] + Array("kept".utf8), [0x53] + Array("big".utf8), [0x10, 7],
-                marker(0xA, references) + (0..<references).flatMap { _ in bigEndian(5, 4) },
+                marker(0xA, references) + (0..<references).flatMap { _ in reference(5) },
                 marker(0x4, size) + [UInt8](repeating: 0xAB, count: size),
             ]
             objects += (0..<padding).map { [0x10, UInt8(truncatingIfNeeded: $0)] }
-            var bytes = Array("bplist00".utf8)
-            var offsets: [UInt8] = []
-            for object in objects {
-                offsets += bigEndian(bytes.count, 4)
-                bytes += object
-            }
-            let table = bytes.count
-            bytes += offsets
-            bytes += [0, 0, 0, 0, 0, 0, 4, 4] + bigEndian(objects.count, 8) + bigEndian(0, 8) + bigEndian(table, 8)
-            return Data(bytes)
+            return binaryPropertyList(objects, referenceSize: 4)
         }
 
         /// Whether a reader that builds every reference (Foundation's) stays within the judge's budget:
@@ -140,15 +129,10 @@ import TypedDefaults
         /// built every reference and the next save wrote each copy (1,000 references to 1 MB: 1 GB).
         @Test(arguments: craftedFiles)
         func anotherWritersSharedObjectIsBuiltOnceAndNeverWrittenLarger(_ crafted: CraftedFile) throws {
-            try withTemporaryFolder { folder in
-                let suite = uniqueSuiteName()
-                let file = folder.appendingPathComponent(suite + ".plist")
-                let bytes = crafted.bytes
-                try bytes.write(to: file)
-                let limited =
-                    runsUnderThreadSanitizer ? [] : ["/bin/sh", "-c", "ulimit -v 1572864 && exec \"$@\"", "sh"]
-                let read = try ProbeProcess.run(
-                    ["fingerprints", suite, "write"], environment: ["XDG_CONFIG_HOME": folder.path], wrapper: limited)
+            let bytes = crafted.bytes
+            let suite = uniqueSuiteName()
+            try withProbeOverFile(bytes, suite: suite, arguments: ["fingerprints", suite, "write"]) {
+                read, folder, file in
                 #expect(read.status == 0, "\(read.reason) \(read.standardError.suffix(300))")
                 let kept = try FileManager.default.contentsOfDirectory(atPath: folder.path)
                     .filter { $0.hasPrefix(suite + ".plist.unreadable-") }

@@ -217,3 +217,24 @@ func propertyList(at url: URL) -> [String: Any]? {
     guard let data = try? Data(contentsOf: url) else { return nil }
     return (try? PropertyListSerialization.propertyList(from: data, format: nil)) as? [String: Any]
 }
+
+/// A probe wrapper that limits its address space to 1.5 GB: for files that could make a reader build
+/// far more than they hold. ThreadSanitizer's runtime cannot run in a limited address space: there the
+/// memory bound is not measured, the rest is.
+let addressSpaceLimited = runsUnderThreadSanitizer ? [] : ["/bin/sh", "-c", "ulimit -v 1572864 && exec \"$@\"", "sh"]
+
+/// Runs the probe with `arguments` over a suite file of `bytes` in a configuration folder of its own, in
+/// a process limited to 1.5 GB of address space (`addressSpaceLimited`). `body` gets the probe's output,
+/// the folder and the file.
+func withProbeOverFile(
+    _ bytes: Data, suite: String, arguments: [String],
+    _ body: (_ output: ProbeProcess.Output, _ folder: URL, _ file: URL) throws -> Void
+) throws {
+    try withTemporaryFolder { folder in
+        let file = folder.appendingPathComponent(suite + ".plist")
+        try bytes.write(to: file)
+        let output = try ProbeProcess.run(
+            arguments, environment: ["XDG_CONFIG_HOME": folder.path], wrapper: addressSpaceLimited)
+        try body(output, folder, file)
+    }
+}

@@ -102,3 +102,24 @@ func handMadeBinaryPropertyList(_ objects: [[UInt8]]) -> Data {
     bytes += [0, 0, 0, 0, 0, 0, 1, 1] + bigEndian(objects.count) + bigEndian(0) + bigEndian(tableOffset)
     return Data(bytes)
 }
+
+/// A binary property list with 4-byte offsets and references of `referenceSize` bytes, from its objects
+/// in order (object 0 the top one), for files that share, cycle or nest as no writer would.
+func binaryPropertyList(_ objects: [[UInt8]], referenceSize: UInt8 = 2) -> Data {
+    var bytes = Array("bplist00".utf8)
+    var offsets: [UInt8] = []
+    for object in objects {
+        offsets += bigEndianBytes(bytes.count, 4)
+        bytes += object
+    }
+    let tableOffset = bytes.count
+    bytes += offsets
+    bytes += [0, 0, 0, 0, 0, 0, 4, referenceSize]
+    bytes += bigEndianBytes(objects.count, 8) + bigEndianBytes(0, 8) + bigEndianBytes(tableOffset, 8)
+    return Data(bytes)
+}
+
+/// `value`'s lowest `size` bytes, most significant first.
+func bigEndianBytes(_ value: Int, _ size: Int) -> [UInt8] {
+    (0..<size).reversed().map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) }
+}
