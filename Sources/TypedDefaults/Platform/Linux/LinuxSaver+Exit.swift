@@ -29,7 +29,7 @@
             // thread holds `saving`, and maybe the file lock; nothing else in the process can.
             let holdsSaving = held.thread == this
             func save(_ save: inout SaveState) {
-                guard pending.withLock(before: deadline, { !$0.changes.isEmpty }) ?? true || !save.putBacks.isEmpty
+                guard pending.withLock(before: deadline, { !$0.isEmpty }) ?? true || !save.putBacks.isEmpty
                 else {
                     return
                 }

@@ -23,7 +23,7 @@
                 }
                 return nil
             }
-            guard pending.withLock({ !$0.changes.isEmpty }) || !save.putBacks.isEmpty else { return nil }
+            guard pending.withLock({ !$0.isEmpty }) || !save.putBacks.isEmpty else { return nil }
             do {
                 let saved = try withFileLock(file) { try savePendingLocked(to: file, in: &save) }
                 queueBringIn(saved.changedElsewhere, saving: saved.changes)
@@ -149,9 +149,10 @@
             let forms = changes.keys.map { (name: $0, others: otherForms(of: $0.text)) }
             pending.withLock { state in
                 state.inFlight = [:]
+                state.settle()
                 for (name, others) in forms
                 where state.changes[name] == nil && !others.contains(where: { state.changes[ExactText($0)] != nil }) {
-                    state.changes.updateValue(changes[name]!, forKey: name)
+                    state.restore(changes[name]!, for: name)
                 }
             }
         }
@@ -166,9 +167,9 @@
 
         static func take(_ state: inout Pending) -> [ExactText: Any?] {
             state.saveScheduled = false
-            state.inFlight.merge(state.changes) { _, newer in newer }
-            defer { state.changes = [:] }
-            return state.changes
+            let changes = state.takeChanges()
+            state.inFlight.merge(changes) { _, newer in newer }
+            return changes
         }
 
         /// The error a failure of the saver's file work is reported as.
