@@ -6,7 +6,7 @@ import TypedDefaults
 // (`SystemCallFaults`), and the save must report it, keep the write for the next save and leave the
 // file as it was; interrupted calls and short transfers must go unnoticed. Before this seam, these paths
 // were reached only with hostile files or a child process run as another user.
-#if os(Linux)
+#if os(Linux) && DEBUG
 
     /// One way a system call can fail, the save step it hits, and what the report says.
     struct SaveFailure: CustomTestStringConvertible, Sendable {

@@ -21,9 +21,9 @@
         ) throws -> Replaced {
             let owner = existingOwner ?? FileOwner.forNewFile(in: directory)
             let temporaryPath = directory + "/" + temporaryPrefix + randomSuffix(count: 12)
-            let descriptor: Int32
+            let descriptor: FileDescriptor
             do {
-                descriptor = try System.open(
+                descriptor = try FileDescriptor.open(
                     temporaryPath, O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, owner?.mode ?? 0o600)
             } catch {
                 throw FileFailure.failed("cannot create", temporaryPath, error)
@@ -32,7 +32,7 @@
                 if let owner { try keep(owner, of: descriptor) }
                 try writeAll(bytes, to: descriptor, path: temporaryPath)
                 if let base, base.rewrittenInPlace {
-                    System.close(descriptor)
+                    descriptor.close()
                     System.unlink(temporaryPath)
                     return .baseRewritten
                 }
@@ -42,7 +42,7 @@
                     throw FileFailure.failed("cannot replace", path, error)
                 }
             } catch {
-                System.close(descriptor)
+                descriptor.close()
                 System.unlink(temporaryPath)
                 throw error
             }
@@ -61,26 +61,26 @@
         }
 
         /// Gives the new file the mode and owner of the one it replaces.
-        private func keep(_ owner: FileOwner, of descriptor: Int32) throws {
+        private func keep(_ owner: FileOwner, of descriptor: FileDescriptor) throws {
             do {
-                try System.setMode(descriptor, owner.mode)
+                try descriptor.setMode(owner.mode)
             } catch {
                 throw FileFailure.failed("cannot keep the mode of", path, error)
             }
             guard owner.user != geteuid() || owner.group != getegid() else { return }
             do {
-                try System.setOwner(descriptor, user: owner.user, group: owner.group)
+                try descriptor.setOwner(user: owner.user, group: owner.group)
             } catch {
                 throw FileFailure.failed("cannot keep the owner (user \(owner.user)) of", path, error)
             }
         }
 
-        private func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws {
+        private func writeAll(_ bytes: [UInt8], to descriptor: FileDescriptor, path: String) throws {
             var offset = 0
             while offset < bytes.count {
                 let count: Int
                 do {
-                    count = try System.write(descriptor, bytes[offset...])
+                    count = try descriptor.write(bytes[offset...])
                 } catch {
                     throw FileFailure.failed("cannot write", path, error)
                 }

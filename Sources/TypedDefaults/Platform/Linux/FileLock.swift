@@ -15,26 +15,26 @@
     func withFileLock<Result>(
         at path: String, in folder: String, before deadline: Date? = nil, _ body: () throws -> Result
     ) throws -> Result {
-        let descriptor: Int32
+        let descriptor: FileDescriptor
         do {
             descriptor = try openLockFile(path, in: folder)
         } catch {
             throw FileFailure.failed("cannot open the lock file", path, error)
         }
-        defer { System.close(descriptor) }
-        guard let status = try? System.status(of: descriptor), status.st_mode & S_IFMT == S_IFREG else {
+        defer { descriptor.close() }
+        guard let status = try? descriptor.status(), status.st_mode & S_IFMT == S_IFREG else {
             throw FileFailure.refused(path: path, reason: "the lock file is not a regular file")
         }
         try lock(descriptor, path: path, before: deadline)
-        defer { try? System.lock(descriptor, LOCK_UN) }
+        defer { try? descriptor.lock(LOCK_UN) }
         return try body()
     }
 
-    private func lock(_ descriptor: Int32, path: String, before deadline: Date?) throws {
+    private func lock(_ descriptor: FileDescriptor, path: String, before deadline: Date?) throws {
         let operation = deadline == nil ? LOCK_EX : LOCK_EX | LOCK_NB
         while true {
             do throws(Errno) {
-                try System.lock(descriptor, operation)
+                try descriptor.lock(operation)
                 return
             } catch {
                 guard error.code == EWOULDBLOCK, let deadline else {
@@ -48,16 +48,16 @@
 
     private let lockFileFlags = O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
 
-    private func openLockFile(_ path: String, in folder: String) throws(Errno) -> Int32 {
+    private func openLockFile(_ path: String, in folder: String) throws(Errno) -> FileDescriptor {
         var replaced = false
         while true {
             do throws(Errno) {
-                return try System.open(path, O_RDWR | lockFileFlags)
+                return try FileDescriptor.open(path, O_RDWR | lockFileFlags)
             } catch  where error.code == ENOENT {
                 do throws(Errno) {
-                    let descriptor = try System.open(path, O_CREAT | O_EXCL | O_RDWR | lockFileFlags, 0o600)
+                    let descriptor = try FileDescriptor.open(path, O_CREAT | O_EXCL | O_RDWR | lockFileFlags, 0o600)
                     if let owner = FileOwner.forNewFile(in: folder) {
-                        try? System.setOwner(descriptor, user: owner.user, group: owner.group)
+                        try? descriptor.setOwner(user: owner.user, group: owner.group)
                     }
                     return descriptor
                 } catch  where error.code == EEXIST {
@@ -65,7 +65,7 @@
                 }
             } catch  where error.code == EACCES {
                 do throws(Errno) {
-                    return try System.open(path, O_RDONLY | lockFileFlags)
+                    return try FileDescriptor.open(path, O_RDONLY | lockFileFlags)
                 } catch  where error.code == EACCES && !replaced {
                     try replaceLockFileNobodyHereCanOpen(path, in: folder)
                     replaced = true
@@ -81,16 +81,16 @@
     /// the old file's owner holding it at that moment: for that one save, it and this process do not
     /// exclude each other.
     private func replaceLockFileNobodyHereCanOpen(_ path: String, in folder: String) throws(Errno) {
-        let folderDescriptor = try System.open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        defer { System.close(folderDescriptor) }
-        try System.lock(folderDescriptor, LOCK_EX)
-        defer { try? System.lock(folderDescriptor, LOCK_UN) }
+        let folderDescriptor = try FileDescriptor.open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        defer { folderDescriptor.close() }
+        try folderDescriptor.lock(LOCK_EX)
+        defer { try? folderDescriptor.lock(LOCK_UN) }
         do throws(Errno) {
-            System.close(try System.open(path, O_RDONLY | lockFileFlags))
+            try FileDescriptor.open(path, O_RDONLY | lockFileFlags).close()
             return
         } catch  where error.code == EACCES {}
         let newPath = path + "-new-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
-        System.close(try System.open(newPath, O_CREAT | O_EXCL | O_RDWR | lockFileFlags, 0o600))
+        try FileDescriptor.open(newPath, O_CREAT | O_EXCL | O_RDWR | lockFileFlags, 0o600).close()
         do {
             try System.rename(newPath, to: path)
         } catch {

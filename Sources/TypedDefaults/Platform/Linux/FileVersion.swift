@@ -68,27 +68,27 @@
     /// very version (the status times alone would not tell: they move in steps of a clock tick, several
     /// milliseconds, and saves come faster).
     final class FileVersion {
-        let descriptor: Int32
+        let descriptor: FileDescriptor
         let identity: FileIdentity
         let owner: FileOwner
 
-        private init(descriptor: Int32, status: stat) {
+        private init(descriptor: FileDescriptor, status: stat) {
             self.descriptor = descriptor
             identity = FileIdentity(status)
             owner = FileOwner(status)
         }
 
         /// The file just written through `descriptor`, its identity taken now.
-        convenience init(written descriptor: Int32) {
-            self.init(descriptor: descriptor, status: (try? System.status(of: descriptor)) ?? stat())
+        convenience init(written descriptor: FileDescriptor) {
+            self.init(descriptor: descriptor, status: (try? descriptor.status()) ?? stat())
         }
 
         /// The suite's file at `path` as it is now, opened without following a link and without waiting;
         /// nil when there is none. Anything but a readable regular file is refused and left as it is.
         static func open(_ path: String) throws -> FileVersion? {
-            let descriptor: Int32
+            let descriptor: FileDescriptor
             do {
-                descriptor = try System.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+                descriptor = try FileDescriptor.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
             } catch {
                 switch error {
                 case .noSuchFile: return nil
@@ -100,25 +100,25 @@
             }
             let status: stat
             do {
-                status = try System.status(of: descriptor)
+                status = try descriptor.status()
             } catch {
-                System.close(descriptor)
+                descriptor.close()
                 throw FileFailure.refused(path: path, reason: "its status cannot be read: \(error)")
             }
             guard status.st_mode & S_IFMT == S_IFREG else {
-                System.close(descriptor)
+                descriptor.close()
                 throw FileFailure.refused(path: path, reason: "it is not a regular file")
             }
             return FileVersion(descriptor: descriptor, status: status)
         }
 
-        deinit { System.close(descriptor) }
+        deinit { descriptor.close() }
 
         /// Whether someone wrote into this very file since it was opened or written: the library never
         /// does (it replaces the file), Foundation's `synchronize()` rewrites it in place.
         /// (Not the status change time: replacing the file's name changes that too.)
         var rewrittenInPlace: Bool {
-            guard let status = try? System.status(of: descriptor) else { return false }
+            guard let status = try? descriptor.status() else { return false }
             let now = FileIdentity(status)
             return now.size != identity.size || now.modified.tv_sec != identity.modified.tv_sec
                 || now.modified.tv_nsec != identity.modified.tv_nsec
@@ -127,7 +127,7 @@
         /// The whole file, from its start.
         func readAll(path: String) throws -> [UInt8] {
             do {
-                try System.seekToStart(descriptor)
+                try descriptor.seekToStart()
             } catch {
                 throw FileFailure.failed("cannot read", path, error)
             }
@@ -137,7 +137,7 @@
             while true {
                 let count: Int
                 do {
-                    count = try System.read(descriptor, into: &buffer)
+                    count = try descriptor.read(into: &buffer)
                 } catch {
                     throw FileFailure.failed("cannot read", path, error)
                 }

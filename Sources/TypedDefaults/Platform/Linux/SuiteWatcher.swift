@@ -9,7 +9,7 @@
     /// and its savers look at their files: a folder removed and made again by hand, or by a tool, does
     /// not end the watch.
     final class SuiteWatcher: @unchecked Sendable {
-        // @unchecked: `descriptor` is set once; the rest is guarded by `state`.
+        // @unchecked: `watcher` is set once; the rest is guarded by `state`.
         private struct Entry {
             weak var saver: LinuxSaver?
             let file: SuiteFile
@@ -18,22 +18,18 @@
         /// Watch descriptor → file name → the savers kept in that file. Taken alone, never across a
         /// system call or a saver's work.
         private let state = Locked<[Int32: [String: [Entry]]]>([:])
-        private let descriptor: Int32
-        /// Why there is no descriptor, if there is none.
-        private let initError: Errno?
+        /// The inotify instance, or why there is none.
+        private let watcher: Result<FileDescriptor, Errno>
 
         static let shared = SuiteWatcher()
 
         private init() {
-            var initError: Errno?
             do {
-                descriptor = try System.makeFileWatcher()
+                watcher = .success(try System.makeFileWatcher())
             } catch {
-                descriptor = -1
-                initError = error
+                watcher = .failure(error)
+                return
             }
-            self.initError = initError
-            guard descriptor >= 0 else { return }
             let thread = Thread { [self] in run() }
             thread.name = "TypedDefaults file watcher"
             thread.start()
@@ -44,9 +40,7 @@
         /// Watches `file` for `saver`; the reason when the system refuses, named by its cause: no inotify
         /// instance or watch left, or a folder that is missing, not a folder, or not accessible.
         func watch(_ saver: LinuxSaver, file: SuiteFile) -> String? {
-            guard descriptor >= 0 else {
-                return "no inotify instance is left (\(initError.map(String.init(describing:)) ?? "?"))"
-            }
+            if case .failure(let error) = watcher { return "no inotify instance is left (\(error))" }
             do {
                 try add([Entry(saver: saver, file: file)], directory: file.directory)
                 return nil
@@ -69,7 +63,7 @@
         /// Watches `directory` for `entries`, creating it first: Foundation creates it only at its first save.
         private func add(_ entries: [Entry], directory: String) throws(Errno) {
             try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            let watch = try System.watch(directory, with: descriptor, events: Self.events)
+            let watch = try System.watch(directory, with: watcher.get(), events: Self.events)
             state.withLock { files in
                 for entry in entries where entry.saver != nil {
                     files[watch, default: [:]][entry.file.fileName, default: []].append(entry)
@@ -78,9 +72,10 @@
         }
 
         private func run() {
+            guard case .success(let descriptor) = watcher else { return }
             var buffer = [UInt8](repeating: 0, count: 64 * 1024)
             while true {
-                guard let count = try? System.read(descriptor, into: &buffer) else { return }
+                guard let count = try? descriptor.read(into: &buffer) else { return }
                 var unwatched: [[Entry]] = []
                 var changed = savers(changedBy: buffer[..<count], unwatched: &unwatched)
                 changed += watchAgain(unwatched)

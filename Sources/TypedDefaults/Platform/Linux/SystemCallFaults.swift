@@ -1,10 +1,7 @@
-#if os(Linux)
+// Debug builds only (the tests'): a release build carries no fault injection, which costs a lock per
+// system call and a map of open descriptors (`.ci/check-runtime-symbols` checks its symbols are absent).
+#if os(Linux) && DEBUG
     import Glibc
-
-    /// A system call of the saver, as `SystemCallFaults` names it.
-    package enum SystemCall: Sendable, Hashable {
-        case open, read, write, seek, status, rename, link, unlink, lock, setMode, setOwner, watch
-    }
 
     /// What an injected fault does in place of the call.
     package enum SystemCallFault: Sendable, Equatable {
