@@ -12,24 +12,11 @@ struct Failure: Error {
 /// Each distinct message once, on standard error: a save that fails is reported when the command
 /// saves and again by the exit-time save.
 final class StandardError: Sendable {
-    private let printed = Guarded<Set<String>>([])
+    private let printed = Locked<Set<String>>([])
 
     func print(_ message: String) {
-        guard printed.withLock({ $0.insert(message).inserted }) else { return }
+        guard printed.withLockedValue({ $0.insert(message).inserted }) else { return }
         FileHandle.standardError.write(Data(("typed-defaults: " + message + "\n").utf8))
-    }
-}
-
-/// A lock around a value (the command's only shared state: what it printed on standard error).
-final class Guarded<Value>: @unchecked Sendable {
-    // @unchecked: `value` is only reached under `lock`.
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
     }
 }
 

@@ -19,26 +19,26 @@ public final class InMemoryStorage: KeyValueStorage, @unchecked Sendable {
 
     /// The stored value, else the registered default.
     public func object(forKey key: String) -> Any? {
-        contents.withLock { $0.stored[key] ?? $0.registered[key] }
+        contents.withLockedValue { $0.stored[key] ?? $0.registered[key] }
     }
 
     /// Stores `object`; `nil` removes the stored value.
     public func set(_ object: Any?, forKey key: String) {
-        contents.withLock { $0.stored[key] = object }
+        contents.withLockedValue { $0.stored[key] = object }
     }
 
     /// Removes the stored value.
     public func removeObject(forKey key: String) {
-        contents.withLock { $0.stored[key] = nil }
+        contents.withLockedValue { $0.stored[key] = nil }
     }
 
     /// Adds registered defaults; a later registration of the same name replaces the earlier one.
     public func register(defaults: [String: Any]) {
-        contents.withLock { $0.registered.merge(defaults) { _, new in new } }
+        contents.withLockedValue { $0.registered.merge(defaults) { _, new in new } }
     }
 
     /// The stored values, without registered defaults.
     public func storedValues() -> [String: Any]? {
-        contents.withLock { $0.stored }
+        contents.withLockedValue { $0.stored }
     }
 }

@@ -20,7 +20,7 @@ extension StorageContext {
         let nameHash = storedName.utf8.count == key.name.utf8.count ? key.nameHash : storedName.hashValue
         let valueType = ObjectIdentifier(Value.self)
         let keyObject = ObjectIdentifier(key)
-        let found = bindings.withLock { bindings -> (tracked: any TrackedName, other: FirstKey?, changed: Bool)? in
+        let found = bindings.withLockedValue { bindings -> (tracked: any TrackedName, other: FirstKey?, changed: Bool)? in
             guard let bound = bindings.entry(for: storedName, nameHash: nameHash, valueType: valueType) else {
                 return nil
             }
@@ -30,13 +30,13 @@ extension StorageContext {
         guard let found else {
             recordUses(CollectionOfOne((storedName, key)))
             // Another storage may have registered the name first (`UserDefaults` share one registration).
-            let differs = keyRecords.withLock { records in
+            let differs = keyRecords.withLockedValue { records in
                 records[storedName].map { !$0.agreesOnDefault(with: key) } ?? false
             }
             // After the name's default is registered: Foundation's first read of a domain before
             // registrations made every later read of it slower.
             prepareDomain()
-            let tracked = trackedNames.withLock { names in
+            let tracked = trackedNames.withLockedValue { names in
                 if let tracked = names[storedName] { return tracked }
                 let tracked = makeTrackedName()
                 names[storedName] = tracked
@@ -45,7 +45,7 @@ extension StorageContext {
             // Once the name is tracked, a change saved elsewhere is brought in at once; one that came before
             // was put aside until now.
             if saver != nil { bringInDeferred(only: storedName) }
-            return bindings.withLock { bindings in
+            return bindings.withLockedValue { bindings in
                 // Another thread bound the name meanwhile, with another key object.
                 if let bound = bindings.entry(for: storedName, nameHash: nameHash, valueType: valueType) {
                     guard differs else {
@@ -64,7 +64,7 @@ extension StorageContext {
         if let first = found.other, found.changed || !Self.sameDefault(first, key),
             checkAnotherKeyObject(key, as: storedName)
         {
-            bindings.withLock { bindings in
+            bindings.withLockedValue { bindings in
                 bindings.update(storedName, nameHash: nameHash, valueType: valueType) { $0.defaultChanged = true }
             }
             return KeyBinding(tracked: found.tracked, defaultChanged: true)
@@ -94,7 +94,7 @@ extension StorageContext {
     /// list keeps the storage's answer).
     func object(forName name: String, changedDefault key: some AnyTypedKey) -> Any? {
         guard let object = storage.object(forKey: name) else { return nil }
-        let record = keyRecords.withLock { $0[name] }
+        let record = keyRecords.withLockedValue { $0[name] }
         guard let record, let registered = record.defaultObject, !record.agreesOnDefault(with: key),
             !LaunchArguments.names.contains(name), propertyListsEqual(object, registered)
         else { return object }
@@ -118,7 +118,7 @@ extension StorageContext {
     /// tell a stored value from that default. The registration itself never changes, so no read can
     /// see another key's default in the middle of a change.
     func checkAnotherKeyObject(_ key: some AnyTypedKey, as storedName: String) -> Bool {
-        let (conflict, differs) = keyRecords.withLock { records -> ((any AnyTypedKey)?, Bool) in
+        let (conflict, differs) = keyRecords.withLockedValue { records -> ((any AnyTypedKey)?, Bool) in
             guard let first = records[storedName] else {
                 records[storedName] = key
                 return (nil, false)
@@ -136,14 +136,14 @@ extension StorageContext {
     /// `name` as Swift's Observation sees it, or nil when nothing in this storage ever bound it (then
     /// nothing can have tracked a read of it).
     func trackedName(_ name: String) -> (any TrackedName)? {
-        trackedNames.withLock { $0[name] }
+        trackedNames.withLockedValue { $0[name] }
     }
 
     /// Records each key as a user of its stored name, and registers the defaults of the names new to this
     /// storage, all in one `register(defaults:)` call. A key whose type or default disagrees with its
     /// name's first key is reported.
     func recordUses(_ uses: some Sequence<(storedName: String, key: any AnyTypedKey)>) {
-        let defaults = keyRecords.withLock { records in
+        let defaults = keyRecords.withLockedValue { records in
             var defaults: [String: Any] = [:]
             for (name, key) in uses {
                 if let first = records[name] {
@@ -163,7 +163,7 @@ extension StorageContext {
     /// Stored names used with this storage in this process (for `UserDefaults`, with any suite), with
     /// their registered defaults.
     func registeredDefaults() -> [String: Any?] {
-        keyRecords.withLock { records in records.mapValues(\.defaultObject) }
+        keyRecords.withLockedValue { records in records.mapValues(\.defaultObject) }
     }
 }
 

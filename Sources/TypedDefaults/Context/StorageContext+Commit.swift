@@ -150,7 +150,7 @@ extension StorageContext {
 
     /// Whether `object` is the default the library registered for `name`.
     func isRegisteredDefault(_ object: Any?, forName name: String) -> Bool {
-        guard let object, let record = keyRecords.withLock({ $0[name] }) else { return false }
+        guard let object, let record = keyRecords.withLockedValue({ $0[name] }) else { return false }
         return propertyListsEqual(object, record.defaultObject)
     }
 
@@ -230,7 +230,7 @@ extension StorageContext {
     @discardableResult
     func store(_ object: Any?, forName name: String, in order: inout ChangeOrder) -> [String] {
         let watched = !order.externalWatches.isEmpty
-        if watched { writingThread.withLock { $0 = (ObjectIdentifier(Thread.current), name) } }
+        if watched { writingThread.withLockedValue { $0 = (ObjectIdentifier(Thread.current), name) } }
         // One form of a name at a time (Linux): the saver owns the other forms (`DomainSaver.otherForms`).
         // ASCII text has one form: asked here, with a scan of the name's bytes, no call is made for it.
         var others: [String] = []
@@ -244,7 +244,7 @@ extension StorageContext {
             storage.removeObject(forKey: name)
         }
         if watched {
-            writingThread.withLock { $0 = nil }
+            writingThread.withLockedValue { $0 = nil }
             // Read only for a watched name: optional chaining skips the right-hand side otherwise.
             order.externalWatches[name]?.last = storage.object(forKey: name)
         }

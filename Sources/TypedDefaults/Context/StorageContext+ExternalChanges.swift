@@ -52,7 +52,7 @@ extension StorageContext {
     /// commit holding the write order may be waiting for (in `object(forKey:)`). When the write order is
     /// taken, the report is read again on the library's report queue once it is free.
     func externalChange(of name: String) {
-        if let writing = writingThread.withLock({ $0 }), writing.thread == ObjectIdentifier(Thread.current),
+        if let writing = writingThread.withLockedValue({ $0 }), writing.thread == ObjectIdentifier(Thread.current),
             writing.name == name
         {
             return
@@ -65,11 +65,11 @@ extension StorageContext {
 
     /// Reads `name` again on the report queue, once per name however many reports come meanwhile.
     func readAgainLater(_ name: String) {
-        guard reportsToReadAgain.withLock({ $0.insert(name).inserted }) else { return }
+        guard reportsToReadAgain.withLockedValue({ $0.insert(name).inserted }) else { return }
         Self.reportQueue.async { [weak self] in
             guard let self else { return }
             // Taken off first: a report that comes while this one is read is read again after it.
-            reportsToReadAgain.withLock { _ = $0.remove(name) }
+            reportsToReadAgain.withLockedValue { _ = $0.remove(name) }
             let commit = order.withLockedValue { externalCommit(of: name, in: &$0) }
             if let commit { announce(commit) }
         }

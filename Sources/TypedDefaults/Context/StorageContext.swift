@@ -96,7 +96,7 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     deinit {
         // Only contexts of `DefaultsStore(storage:)` are freed; forget the entry if nobody replaced it.
         let identifier = ObjectIdentifier(storage)
-        Self.byObject.withLock { contexts in
+        Self.byObject.withLockedValue { contexts in
             if contexts[identifier]?.context == nil { contexts[identifier] = nil }
         }
     }
@@ -124,13 +124,13 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     static func forSuite(_ suiteName: String) -> StorageContext? {
         guard SuiteName.isPlainFileName(suiteName) else { return nil }
         let key = ExactText(suiteName)
-        if let context = bySuite.withLock({ $0[key] }) { return context }
+        if let context = bySuite.withLockedValue({ $0[key] }) { return context }
         // Made outside the map's lock, since making it looks at the suite's file; the first one in wins.
         guard Platform.isUsableSuite(suiteName), let defaults = UserDefaults(suiteName: suiteName) else {
             return nil
         }
         let made = StorageContext(storage: defaults, domain: .suite(suiteName))
-        return bySuite.withLock { contexts in
+        return bySuite.withLockedValue { contexts in
             if let context = contexts[key] { return context }
             contexts[key] = made
             return made
@@ -150,9 +150,9 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
             }
         }
         let identifier = ObjectIdentifier(storage)
-        if let context = byObject.withLock({ $0[identifier]?.context }) { return context }
+        if let context = byObject.withLockedValue({ $0[identifier]?.context }) { return context }
         let made = StorageContext(storage: storage, domain: domain)
-        return byObject.withLock { contexts in
+        return byObject.withLockedValue { contexts in
             if let context = contexts[identifier]?.context { return context }
             contexts[identifier] = WeakContext(context: made)
             return made

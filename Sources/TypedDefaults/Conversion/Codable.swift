@@ -44,9 +44,9 @@ enum DecodedJSONCache {
 
     static func value<Value: Sendable>(for text: String, decode: () -> Value?) -> Value? {
         let key = Key(type: ObjectIdentifier(Value.self), text: text)
-        if let cached = entries.withLock({ $0[key] }) as? Value { return cached }
+        if let cached = entries.withLockedValue({ $0[key] }) as? Value { return cached }
         guard let value = decode() else { return nil }
-        entries.withLock { entries in
+        entries.withLockedValue { entries in
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
             entries[key] = value
         }

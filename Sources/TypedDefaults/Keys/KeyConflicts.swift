@@ -137,14 +137,14 @@ enum ConflictReporting {
         #if DEBUG
             assertionFailure("TypedDefaults: \(conflict)")
         #else
-            guard reported.withLock({ $0.insert(name).inserted }) else { return }
+            guard reported.withLockedValue({ $0.insert(name).inserted }) else { return }
             FileHandle.standardError.write(Data("TypedDefaults warning: \(conflict)\n".utf8))
         #endif
     }
 
     /// Reports `error` through ``ErrorReporting`` the first time `subject` is given, in every build.
     static func reportOnce(_ subject: String, _ error: DefaultsError) {
-        guard reported.withLock({ $0.insert(subject).inserted }) else { return }
+        guard reported.withLockedValue({ $0.insert(subject).inserted }) else { return }
         ErrorReporting.report(error)
     }
 }

@@ -24,9 +24,9 @@ enum LeftOutNames {
     static func isNameless(_ name: String, declaredAt declaration: KeyDeclaration) -> Bool {
         guard let first = name.utf8.first, !name.utf8.contains(UInt8(ascii: "(")) else { return true }
         if (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first) { return true }
-        if let verdict = verdicts.withLock({ $0[name] }) { return verdict }
+        if let verdict = verdicts.withLockedValue({ $0[name] }) { return verdict }
         let verdict = isTypeShaped(name, declaredAt: declaration)
-        verdicts.withLock { $0[name] = verdict }
+        verdicts.withLockedValue { $0[name] = verdict }
         return verdict
     }
 
@@ -71,11 +71,11 @@ enum LeftOutNames {
         }
         guard isIdentifier(name), isIdentifier(module) else { return false }
         let qualified = module + "." + name
-        if let known = typeNames.withLock({ $0[qualified] }) { return known }
+        if let known = typeNames.withLockedValue({ $0[qualified] }) { return known }
         let prefix = "\(module.utf8.count)\(module)\(name.utf8.count)\(name)"
         // Enum, struct, class.
         let isType = ["O", "V", "C"].contains { _typeByName(prefix + $0) != nil }
-        typeNames.withLock { $0[qualified] = isType }
+        typeNames.withLockedValue { $0[qualified] = isType }
         return isType
     }
 

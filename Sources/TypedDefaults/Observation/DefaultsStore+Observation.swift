@@ -222,7 +222,7 @@ extension DefaultsStore {
             _ = isolation
             for await change in changes where !Task.isCancelled {
                 onChange(change)
-                queued.withLock { $0 -= 1 }
+                queued.withLockedValue { $0 -= 1 }
             }
         }
         let direct = (isolation as AnyObject) === MainActor.shared ? MainActorCallback(onChange) : nil
@@ -230,11 +230,11 @@ extension DefaultsStore {
             // The queue's task runs on the main actor too, so on the main actor it is not running now.
             // The writer's isolation decides, not its thread: in an async program on Linux the main actor
             // runs on another thread once it has waited (`MainActorCheck`).
-            if let direct, MainActorCheck.isCurrent, queued.withLock({ $0 == 0 }) {
+            if let direct, MainActorCheck.isCurrent, queued.withLockedValue({ $0 == 0 }) {
                 MainActor.assumeIsolated { direct.body(change) }
                 return
             }
-            queued.withLock { $0 += 1 }
+            queued.withLockedValue { $0 += 1 }
             continuation.yield(change)
         }
         let end: @Sendable () -> Void = {
@@ -303,7 +303,7 @@ extension DefaultsStore {
         let state = Locked<(firstSequence: UInt64?, held: [(sequence: UInt64, value: Value)])>((nil, []))
         // In commit order: two writers' deliveries can cross once the write order is released.
         let observer = addObserver(of: key) { change, sequence in
-            state.withLock { state in
+            state.withLockedValue { state in
                 guard let first = state.firstSequence else {
                     return state.held.append((sequence, change.newValue))
                 }
@@ -313,7 +313,7 @@ extension DefaultsStore {
         }
         let token = ObservationToken(observers: [observer], context: context)
         let current = context.currentObject(forName: registeringStoredName(key))
-        state.withLock { state in
+        state.withLockedValue { state in
             if initial { enqueue(Self.value(of: key, from: current.object)) }
             for change in state.held where change.sequence > current.sequence {
                 enqueue(change.value)

@@ -24,7 +24,7 @@ package final class DemandFeed<Value: Sendable>: Sendable {
 
     /// Queues `value` without handing it over: `drain()` does that, with no lock held.
     package func enqueue(_ value: Value) {
-        state.withLock { state in
+        state.withLockedValue { state in
             guard !state.isEnded else { return }
             // Keep the values the demand covers, then this one in place of any other uncovered one.
             if state.queued.count > state.demand { state.queued.removeLast(state.queued.count - state.demand) }
@@ -34,13 +34,13 @@ package final class DemandFeed<Value: Sendable>: Sendable {
 
     /// Raises the demand by `count` (`Int.max`: no limit) and hands over what it now covers.
     package func request(_ count: Int) {
-        state.withLock { $0.demand = Self.adding($0.demand, count) }
+        state.withLockedValue { $0.demand = Self.adding($0.demand, count) }
         drain()
     }
 
     /// Hands the queued values the demand covers to `receive`, unless another thread is doing it.
     package func drain() {
-        let isDeliverer = state.withLock { state in
+        let isDeliverer = state.withLockedValue { state in
             guard !state.isDelivering, state.demand > 0, !state.queued.isEmpty, !state.isEnded else { return false }
             state.isDelivering = true
             return true
@@ -48,13 +48,13 @@ package final class DemandFeed<Value: Sendable>: Sendable {
         guard isDeliverer else { return }
         while let value = next() {
             let more = receive(value)
-            state.withLock { $0.demand = Self.adding($0.demand, more) }
+            state.withLockedValue { $0.demand = Self.adding($0.demand, more) }
         }
     }
 
     /// Ends the feed: nothing is handed over after the value being handed over now, if any.
     package func end() {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.isEnded = true
             state.queued = []
         }
@@ -62,7 +62,7 @@ package final class DemandFeed<Value: Sendable>: Sendable {
 
     /// The next value to hand over, counted against the demand; nil (and delivery over) when none is.
     private func next() -> Value? {
-        state.withLock { state in
+        state.withLockedValue { state in
             guard state.demand > 0, !state.queued.isEmpty, !state.isEnded else {
                 state.isDelivering = false
                 return nil

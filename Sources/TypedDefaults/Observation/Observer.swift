@@ -38,7 +38,7 @@ final class Observer: @unchecked Sendable {
     /// `sequence` was committed for this observer. Called in the storage's order of changes, where the
     /// change is numbered, so that the numbers come in order.
     func expect(_ sequence: UInt64) {
-        turns.withLock(waking: false) { $0.expected.append(sequence) }
+        turns.withLockedValue(waking: false) { $0.expected.append(sequence) }
     }
 
     /// Delivers `change` on this thread once every change committed for this observer before it has been
@@ -47,11 +47,11 @@ final class Observer: @unchecked Sendable {
     /// announcing (`deliverHeldBack`).
     func deliver(_ change: ObjectChange) {
         let thread = ObjectIdentifier(Thread.current)
-        if Self.threads.withLock({ $0[thread] != nil }) {
+        if Self.threads.withLockedValue({ $0[thread] != nil }) {
             if takeTurn(for: change.sequence, waiting: false) {
                 deliverInTurn(change)
             } else {
-                Self.threads.withLock { $0[thread]?.heldBack.append((self, change)) }
+                Self.threads.withLockedValue { $0[thread]?.heldBack.append((self, change)) }
             }
             return
         }
@@ -64,11 +64,11 @@ final class Observer: @unchecked Sendable {
     /// (which were numbered before any change a callback made).
     static func deliverHeldBack() {
         let thread = ObjectIdentifier(Thread.current)
-        while let (observer, change) = threads.withLock({ $0[thread]?.takeFirstHeldBack() }) {
+        while let (observer, change) = threads.withLockedValue({ $0[thread]?.takeFirstHeldBack() }) {
             _ = observer.takeTurn(for: change.sequence, waiting: true)
             observer.deliverInTurn(change)
         }
-        threads.withLock { threads in
+        threads.withLockedValue { threads in
             if threads[thread]?.isIdle == true { threads[thread] = nil }
         }
     }
@@ -78,7 +78,7 @@ final class Observer: @unchecked Sendable {
     private func takeTurn(for sequence: UInt64, waiting: Bool) -> Bool {
         func isTurn(_ turns: DeliveryTurns) -> Bool { !turns.isDelivering && turns.expected.first == sequence }
         if waiting { turns.wait(until: isTurn) }
-        return turns.withLock(waking: false) { turns in
+        return turns.withLockedValue(waking: false) { turns in
             guard isTurn(turns) else { return false }
             turns.isDelivering = true
             turns.expected.removeFirst()
@@ -89,23 +89,23 @@ final class Observer: @unchecked Sendable {
     /// Runs the callback for `change`, whose turn this thread holds, then hands the turn on.
     private func deliverInTurn(_ change: ObjectChange) {
         deliverNow(change)
-        turns.withLock { $0.isDelivering = false }
+        turns.withLockedValue { $0.isDelivering = false }
     }
 
     private func deliverNow(_ change: ObjectChange) {
         let thread = ObjectIdentifier(Thread.current)
-        let starts = calls.withLock { calls in
+        let starts = calls.withLockedValue { calls in
             guard !calls.isCancelled else { return false }
             calls.running[thread, default: 0] += 1
             return true
         }
         guard starts else { return }
 
-        Self.threads.withLock { $0[thread, default: ThreadDeliveries()].depth += 1 }
+        Self.threads.withLockedValue { $0[thread, default: ThreadDeliveries()].depth += 1 }
         callback(change)
-        Self.threads.withLock { $0[thread]?.depth -= 1 }
+        Self.threads.withLockedValue { $0[thread]?.depth -= 1 }
 
-        calls.withLock { calls in
+        calls.withLockedValue { calls in
             calls.running[thread, default: 1] -= 1
             if calls.running[thread] == 0 { calls.running[thread] = nil }
         }
@@ -119,8 +119,8 @@ final class Observer: @unchecked Sendable {
         let thread = ObjectIdentifier(Thread.current)
         // Inside a callback, waiting could deadlock: two callbacks on two threads that cancel each
         // other's observation would each wait for the other to return.
-        let mayWait = waiting && Self.threads.withLock { ($0[thread]?.depth ?? 0) == 0 }
-        let wasCancelled = calls.withLock { calls in
+        let mayWait = waiting && Self.threads.withLockedValue { ($0[thread]?.depth ?? 0) == 0 }
+        let wasCancelled = calls.withLockedValue { calls in
             defer { calls.isCancelled = true }
             return calls.isCancelled
         }

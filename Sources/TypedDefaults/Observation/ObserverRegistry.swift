@@ -60,31 +60,31 @@ final class ObserverRegistry: Sendable {
     private let firstAndLast = Locked<(@Sendable (String, Bool) -> Void)?>(nil)
 
     func onFirstAndLastObserver(_ body: @escaping @Sendable (String, Bool) -> Void) {
-        firstAndLast.withLock { $0 = body }
+        firstAndLast.withLockedValue { $0 = body }
     }
 
     func add(_ observer: Observer) {
-        let isFirst = observersByName.withLock { observers in
+        let isFirst = observersByName.withLockedValue { observers in
             defer { observers[observer.name, default: []].append(observer) }
             return observers[observer.name] == nil
         }
-        if isFirst, let body = firstAndLast.withLock({ $0 }) { body(observer.name, true) }
+        if isFirst, let body = firstAndLast.withLockedValue({ $0 }) { body(observer.name, true) }
     }
 
     func remove(_ observer: Observer) {
-        let wasLast = observersByName.withLock { observers -> Bool in
+        let wasLast = observersByName.withLockedValue { observers -> Bool in
             guard observers[observer.name]?.contains(where: { $0 === observer }) == true else { return false }
             observers[observer.name]?.removeAll { $0 === observer }
             guard observers[observer.name]?.isEmpty == true else { return false }
             observers[observer.name] = nil
             return true
         }
-        if wasLast, let body = firstAndLast.withLock({ $0 }) { body(observer.name, false) }
+        if wasLast, let body = firstAndLast.withLockedValue({ $0 }) { body(observer.name, false) }
     }
 
     /// The observers of `name`, or an empty array: the cost of a write that nobody observes.
     func observers(of name: String) -> [Observer] {
         // Most writes happen with nobody observing anything: skip hashing the name then.
-        observersByName.withLock { $0.isEmpty ? [] : $0[name] ?? [] }
+        observersByName.withLockedValue { $0.isEmpty ? [] : $0[name] ?? [] }
     }
 }

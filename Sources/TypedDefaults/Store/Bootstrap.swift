@@ -41,14 +41,14 @@ enum BootstrappedStore {
 
     /// Fixed at the first use, once (Swift runs a `static let`'s initializer exactly once, thread-safely):
     /// later uses cost no lock.
-    static let resolved: DefaultsStore = state.withLock { state in
+    static let resolved: DefaultsStore = state.withLockedValue { state in
         state.used = true
         return state.chosen ?? .standard
     }
 
     /// Takes `store` as the app's store, or says why not.
     static func choose(_ store: DefaultsStore) -> String? {
-        state.withLock { state in
+        state.withLockedValue { state in
             // Another call chose first, whether or not Defaults was used since (two calls at once: the
             // loser may come after the winner's first use).
             if state.chosen != nil {
@@ -65,7 +65,7 @@ enum BootstrappedStore {
     }
 
     static func warnOnce(_ message: String) {
-        let first = state.withLock { state in
+        let first = state.withLockedValue { state in
             defer { state.warned = true }
             return !state.warned
         }

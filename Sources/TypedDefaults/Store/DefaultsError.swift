@@ -81,13 +81,13 @@ public enum ErrorReporting {
     /// exit, and writes through a subscript or wrapper. `nil`, the default, prints them to standard
     /// error.
     public static func setHandler(_ newHandler: (@Sendable (DefaultsError) -> Void)?) {
-        handler.withLock { $0 = newHandler }
+        handler.withLockedValue { $0 = newHandler }
     }
 
     static func report(_ error: any Error) {
         let defaultsError =
             error as? DefaultsError ?? .saveFailed(suite: "?", reason: String(describing: error))
-        if let current = handler.withLock({ $0 }) {
+        if let current = handler.withLockedValue({ $0 }) {
             current(defaultsError)
         } else {
             FileHandle.standardError.write(Data((defaultsError.description + "\n").utf8))

@@ -67,11 +67,11 @@ final class CloudSync: @unchecked Sendable {
     /// newer here is pushed.
     func start(_ newNames: [String]) {
         guard let context else { return }
-        let added = state.withLock { state in newNames.filter { !state.names.contains($0) } }
+        let added = state.withLockedValue { state in newNames.filter { !state.names.contains($0) } }
         guard !added.isEmpty else { return }
         let stored = added.map { (name: $0, object: context.storedObject(forName: $0)) }
         let now = clock()
-        state.withLock { state in
+        state.withLockedValue { state in
             for (name, object) in stored {
                 state.names.insert(name)
                 if let digest = state.records[name]?.digest, digest != Self.digest(object) {
@@ -98,7 +98,7 @@ final class CloudSync: @unchecked Sendable {
     /// or nil when `name` is not synced.
     func localChange(_ name: String, object: Any?) -> [String: Any]? {
         let now = clock()
-        let (saved, schedule) = state.withLock { state -> ([String: Any]?, Bool) in
+        let (saved, schedule) = state.withLockedValue { state -> ([String: Any]?, Bool) in
             guard state.names.contains(name) else { return (nil, false) }
             state.records[name] = Record(stamp: state.nextStamp(now: now), pending: true, object: object)
             return (state.savedForm(), state.schedulePush(debounce: debounce))
@@ -111,7 +111,7 @@ final class CloudSync: @unchecked Sendable {
     /// version, or this device has none. Called with the storage's order of changes held, so no local
     /// change slips in between the decision and the write. Returns what to keep under `recordName`.
     func acceptCloud(_ entry: CloudEntry, forName name: String) -> [String: Any]? {
-        let (saved, schedule) = state.withLock { state -> ([String: Any]?, Bool) in
+        let (saved, schedule) = state.withLockedValue { state -> ([String: Any]?, Bool) in
             guard state.names.contains(name) else { return (nil, false) }
             state.newestTime = max(state.newestTime, entry.stamp.time)
             if let record = state.records[name], record.stamp >= entry.stamp {
@@ -135,7 +135,7 @@ final class CloudSync: @unchecked Sendable {
     private func cloudChanged(_ reason: CloudChangeReason, keys: [String]) {
         switch reason {
         case .serverChange, .initialSync:
-            reconcile(state.withLock { state in keys.filter(state.names.contains) })
+            reconcile(state.withLockedValue { state in keys.filter(state.names.contains) })
             schedulePush()
         case .quotaViolation:
             ErrorReporting.report(
@@ -146,7 +146,7 @@ final class CloudSync: @unchecked Sendable {
         case .accountChange:
             // Another account's cloud: every value here stays, as the oldest version there is, so that
             // the new cloud's values win and the names it lacks are pushed to it.
-            let all = state.withLock { state -> [String] in
+            let all = state.withLockedValue { state -> [String] in
                 for (name, record) in state.records {
                     if record.object == nil {
                         state.records[name] = nil
@@ -177,7 +177,7 @@ final class CloudSync: @unchecked Sendable {
     /// cloud's limits refused (kept on this device, not pushed).
     @discardableResult
     func push() -> [DefaultsError] {
-        let batch = state.withLock { state -> [(name: String, record: Record)] in
+        let batch = state.withLockedValue { state -> [(name: String, record: Record)] in
             state.pushScheduled = false
             return state.records.filter(\.value.pending).map { ($0.key, $0.value) }.sorted { $0.name < $1.name }
         }
@@ -192,7 +192,7 @@ final class CloudSync: @unchecked Sendable {
         var total = sizes.values.reduce(0, +)
         for (name, record) in batch {
             defer {
-                state.withLock { state in
+                state.withLockedValue { state in
                     if state.records[name]?.stamp == record.stamp { state.records[name]?.pending = false }
                 }
             }
@@ -263,7 +263,7 @@ final class CloudSync: @unchecked Sendable {
     /// Pushes after `debounce`, unless a push is scheduled already; with no debounce (a simulation), only
     /// `flush()` pushes.
     private func schedulePush() {
-        if state.withLock({ $0.schedulePush(debounce: debounce) }) { scheduleTimer() }
+        if state.withLockedValue({ $0.schedulePush(debounce: debounce) }) { scheduleTimer() }
     }
 
     private func scheduleTimer() {

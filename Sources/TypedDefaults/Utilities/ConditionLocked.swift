@@ -13,7 +13,7 @@ final class ConditionLocked<State> {
 
     /// `body` with the lock; waiters are woken after it, to look at the value again, unless `waking` is
     /// false (a change no waiter waits for).
-    func withLock<Result>(waking: Bool = true, _ body: (inout State) throws -> Result) rethrows -> Result {
+    func withLockedValue<Result>(waking: Bool = true, _ body: (inout State) throws -> Result) rethrows -> Result {
         condition.lock()
         defer {
             if waking { condition.broadcast() }

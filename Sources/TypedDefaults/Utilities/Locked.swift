@@ -4,25 +4,25 @@ import Foundation
 /// between threads lives in these, and code that runs under the lock takes the state `inout`. Orders
 /// that span several steps (the write order, a save, the suite's file lock) are `RankedLock`s, whose
 /// order `LockRank` writes down and debug builds check (RankedLock.swift).
-final class Locked<State> {
+package final class Locked<State> {
     private let lock = NSLock()
     // Unchecked: the lock already makes every access exclusive, and the run-time check Swift would add
     // costs every read and write through a key (see Performance.md).
     @exclusivity(unchecked) private var state: State
 
-    init(_ state: State) {
+    package init(_ state: State) {
         self.state = state
     }
 
     /// `body` with the lock, if it can be had before `deadline`; nil otherwise. For the exit-time save,
     /// which must never wait forever (the exiting thread may hold the lock itself).
-    func withLock<Result>(before deadline: Date, _ body: (inout State) throws -> Result) rethrows -> Result? {
+    func withLockedValue<Result>(before deadline: Date, _ body: (inout State) throws -> Result) rethrows -> Result? {
         guard lock.lock(before: deadline) else { return nil }
         defer { lock.unlock() }
         return try body(&state)
     }
 
-    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    package func withLockedValue<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         lock.lock()
         defer { lock.unlock() }
         return try body(&state)

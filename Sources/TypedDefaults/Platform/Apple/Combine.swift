@@ -58,7 +58,7 @@
         }
 
         func start(_ observation: ObservationToken) {
-            let cancelled = token.withLock { state in
+            let cancelled = token.withLockedValue { state in
                 if !state.isCancelled { state.observation = observation }
                 return state.isCancelled
             }
@@ -71,7 +71,7 @@
 
         func cancel() {
             feed.end()
-            let observation = token.withLock { state in
+            let observation = token.withLockedValue { state in
                 defer { state = (nil, true) }
                 return state.observation
             }

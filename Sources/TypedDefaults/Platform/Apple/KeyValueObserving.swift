@@ -48,7 +48,7 @@
         }
 
         func stop() {
-            let wasStopped = isStopped.withLock { isStopped in
+            let wasStopped = isStopped.withLockedValue { isStopped in
                 defer { isStopped = true }
                 return isStopped
             }

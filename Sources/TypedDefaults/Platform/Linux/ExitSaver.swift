@@ -17,7 +17,7 @@
         }
 
         func add(_ saver: LinuxSaver) {
-            savers.withLock { entries in
+            savers.withLockedValue { entries in
                 entries.removeAll { $0.saver == nil }
                 entries.append(Entry(saver: saver))
             }
@@ -25,7 +25,7 @@
 
         /// Saves what each saver can, never waiting forever (see `LinuxSaver.saveAtExit`).
         func saveAll() {
-            guard let savers = savers.withLock(before: Date(timeIntervalSinceNow: LinuxSaver.exitWait), { $0 }) else {
+            guard let savers = savers.withLockedValue(before: Date(timeIntervalSinceNow: LinuxSaver.exitWait), { $0 }) else {
                 return
             }
             for saver in savers.compactMap(\.saver) {

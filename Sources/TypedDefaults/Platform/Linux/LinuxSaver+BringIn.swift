@@ -15,7 +15,7 @@
                 saving[name] != nil || otherForms(of: name.text).contains { saving[ExactText($0)] != nil }
             }
             if !changed.isEmpty || !saving.isEmpty {
-                queued.withLock { queue in
+                queued.withLockedValue { queue in
                     if !saving.isEmpty {
                         for (name, entry) in queue where !entry.savedOver && savedOver(name) {
                             queue[name] = (entry.object, true)
@@ -27,7 +27,7 @@
                 }
             }
             if !saving.isEmpty {
-                pending.withLock { $0.inFlight = [:] }
+                pending.withLockedValue { $0.inFlight = [:] }
             }
         }
 
@@ -43,17 +43,17 @@
         /// Tells observers of `commits`. Called with no lock held: an observer may well write and save.
         func announce(_ commits: [Commit]) {
             guard !commits.isEmpty else { return }
-            receiver.withLock { $0.receiver }?.announce(commits)
+            receiver.withLockedValue { $0.receiver }?.announce(commits)
         }
 
         /// Brings the queued changes into memory and returns what observers must hear.
         func applyQueued() -> [Commit] {
-            guard let receiver = receiver.withLock({ $0.receiver }) else {
-                queued.withLock { $0.removeAll() }
+            guard let receiver = receiver.withLockedValue({ $0.receiver }) else {
+                queued.withLockedValue { $0.removeAll() }
                 return []
             }
             return bringingIn.withLock {
-                let batch = queued.withLock { queue in
+                let batch = queued.withLockedValue { queue in
                     defer { queue.removeAll() }
                     return queue
                 }

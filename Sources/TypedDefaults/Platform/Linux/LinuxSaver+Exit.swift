@@ -22,14 +22,14 @@
             }
             let deadline = Date(timeIntervalSinceNow: Self.exitWait)
             let this = ObjectIdentifier(Thread.current)
-            guard let held = holder.withLock(before: deadline, { $0 }) else {
+            guard let held = holder.withLockedValue(before: deadline, { $0 }) else {
                 return giveUpAtExit("its bookkeeping stayed locked")
             }
             // `exit()` inside `modify`'s transform or from a signal handler that interrupted a save: this
             // thread holds `saving`, and maybe the file lock; nothing else in the process can.
             let holdsSaving = held.thread == this
             func save(_ save: inout SaveState) {
-                guard pending.withLock(before: deadline, { !$0.isEmpty }) ?? true || !save.putBacks.isEmpty
+                guard pending.withLockedValue(before: deadline, { !$0.isEmpty }) ?? true || !save.putBacks.isEmpty
                 else {
                     return
                 }

@@ -23,7 +23,7 @@
                 }
                 return nil
             }
-            guard pending.withLock({ !$0.isEmpty }) || !save.putBacks.isEmpty else { return nil }
+            guard pending.withLockedValue({ !$0.isEmpty }) || !save.putBacks.isEmpty else { return nil }
             do {
                 let saved = try withFileLock(file) { try savePendingLocked(to: file, in: &save) }
                 queueBringIn(saved.changedElsewhere, saving: saved.changes)
@@ -147,7 +147,7 @@
         /// value.
         func restorePending(_ changes: [ExactText: Any?]) {
             let forms = changes.keys.map { (name: $0, others: otherForms(of: $0.text)) }
-            pending.withLock { state in
+            pending.withLockedValue { state in
                 state.inFlight = [:]
                 state.settle()
                 for (name, others) in forms
@@ -161,8 +161,8 @@
         /// before their lock is free.
         func takePending(before deadline: Date? = nil) -> [ExactText: Any?]? {
             // Not `lock(before: .distantFuture)` without a deadline: corelibs' NSLock traps on a date that far.
-            guard let deadline else { return pending.withLock(Self.take) }
-            return pending.withLock(before: deadline, Self.take)
+            guard let deadline else { return pending.withLockedValue(Self.take) }
+            return pending.withLockedValue(before: deadline, Self.take)
         }
 
         static func take(_ state: inout Pending) -> [ExactText: Any?] {
@@ -222,8 +222,8 @@
         /// (but at exit), so that the exit-time save knows when the exiting thread holds it.
         func withSaving<Result>(_ body: (inout SaveState) throws -> Result) rethrows -> Result {
             try saving.withLockedValue { save in
-                holder.withLock { $0.thread = ObjectIdentifier(Thread.current) }
-                defer { holder.withLock { $0 = (nil, false) } }
+                holder.withLockedValue { $0.thread = ObjectIdentifier(Thread.current) }
+                defer { holder.withLockedValue { $0 = (nil, false) } }
                 return try body(&save)
             }
         }
@@ -232,8 +232,8 @@
         func withFileLock<Result>(_ file: SuiteFile, _ body: () throws -> Result) throws -> Result {
             try LockOrder.holding(.suiteFile) {
                 try file.withLock {
-                    holder.withLock { $0.holdsFileLock = true }
-                    defer { holder.withLock { $0.holdsFileLock = false } }
+                    holder.withLockedValue { $0.holdsFileLock = true }
+                    defer { holder.withLockedValue { $0.holdsFileLock = false } }
                     return try body()
                 }
             }

@@ -169,13 +169,13 @@
         }
 
         func attach(to receiver: any SavedChangeReceiver) {
-            self.receiver.withLock { $0.receiver = receiver }
+            self.receiver.withLockedValue { $0.receiver = receiver }
         }
 
         // MARK: Writes
 
         func commit(_ object: Any?, forName name: String, otherForms others: [String]) {
-            let mustSchedule = pending.withLock { state -> Bool in
+            let mustSchedule = pending.withLockedValue { state -> Bool in
                 state.record(object, for: ExactText(name), otherForms: others)
                 defer { state.saveScheduled = true }
                 return !state.saveScheduled
@@ -186,13 +186,13 @@
         func hasUnsavedWrite(forName name: String) -> Bool {
             // Any form of the name: a write of one replaces the others (see `otherForms`).
             let others = otherForms(of: name)
-            return pending.withLock { state in
+            return pending.withLockedValue { state in
                 state.write(of: ExactText(name)) != nil || others.contains { state.write(of: ExactText($0)) != nil }
             }
         }
 
         func forgetUnsavedWrites() {
-            pending.withLock {
+            pending.withLockedValue {
                 $0.forget()
                 $0.inFlight.removeAll()
             }
@@ -201,10 +201,10 @@
         func knownObject(forName name: String) -> KnownObject {
             guard file != nil, isASCII(name) else { return .unknown }
             let text = ExactText(name)
-            if let write = pending.withLock({ $0.write(of: text) }) {
+            if let write = pending.withLockedValue({ $0.write(of: text) }) {
                 return write.map(KnownObject.stored) ?? .absent
             }
-            guard let contents = knownContents.withLock({ $0 }) else { return .unknown }
+            guard let contents = knownContents.withLockedValue({ $0 }) else { return .unknown }
             return contents[text].map(KnownObject.stored) ?? .absent
         }
 
@@ -225,7 +225,7 @@
                 save.known = nil
                 do {
                     try withFileLock(file) { file.removeFile() }
-                    knownContents.withLock { $0 = [:] }
+                    knownContents.withLockedValue { $0 = [:] }
                 } catch {
                     ErrorReporting.report(reported(error))
                 }
@@ -235,7 +235,7 @@
         /// Watches the file and makes Foundation read it, once. Every caller waits until that is done:
         /// a read racing with Foundation's first read sees an empty domain.
         func prepareForFirstUse() {
-            prepared.withLock { isPrepared in
+            prepared.withLockedValue { isPrepared in
                 guard !isPrepared else { return }
                 if let file, let refused = SuiteWatcher.shared.watch(self, file: file) {
                     ErrorReporting.report(DefaultsError.notWatched(suite: domain, reason: refused))

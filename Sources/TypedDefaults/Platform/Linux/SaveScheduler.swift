@@ -27,14 +27,14 @@
 
         /// Saves `saver`'s pending writes `delay` from now.
         func schedule(_ saver: LinuxSaver, after delay: TimeInterval) {
-            due.withLock { $0.saves.append(Due(deadline: Date(timeIntervalSinceNow: delay), saver: saver)) }
+            due.withLockedValue { $0.saves.append(Due(deadline: Date(timeIntervalSinceNow: delay), saver: saver)) }
         }
 
         private func run() {
             while true {
                 due.wait { !$0.saves.isEmpty }
                 let now = Date()
-                let ready = due.withLock { due -> [LinuxSaver]? in
+                let ready = due.withLockedValue { due -> [LinuxSaver]? in
                     guard due.saves.contains(where: { $0.deadline <= now }) else { return nil }
                     var ready: [LinuxSaver] = []
                     for entry in due.saves where entry.deadline <= now {
@@ -54,7 +54,7 @@
                 }
                 guard let ready else {
                     // Nothing due yet: wait for the first deadline, or for an earlier one scheduled meanwhile.
-                    let next = due.withLock { $0.saves.map(\.deadline).min() } ?? now
+                    let next = due.withLockedValue { $0.saves.map(\.deadline).min() } ?? now
                     due.wait(until: { $0.saves.contains { $0.deadline < next } }, before: next)
                     continue
                 }
@@ -71,7 +71,7 @@
                 } catch {
                     ErrorReporting.report(error)
                 }
-                due.withLock { _ = $0.running.remove(ObjectIdentifier(saver)) }
+                due.withLockedValue { _ = $0.running.remove(ObjectIdentifier(saver)) }
             }
             thread.name = "TypedDefaults save"
             thread.start()

@@ -13,7 +13,7 @@
             /// does not read and parse it again, and what differs from it was saved by someone else. Also
             /// whether Foundation's `synchronize()` wrote that version (`writtenByFoundation`).
             var known: (version: FileVersion?, contents: [ExactText: Any], writtenByFoundation: Bool)? {
-                didSet { if let known { knownContents.withLock { $0 = known.contents } } }
+                didSet { if let known { knownContents.withLockedValue { $0 = known.contents } } }
             }
             var removedStaleTemporaryFiles = false
             /// What this process saved in the last `clobberWindow` (and maybe a little longer), by name.

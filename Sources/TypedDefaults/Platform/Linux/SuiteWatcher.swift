@@ -64,7 +64,7 @@
         private func add(_ entries: [Entry], directory: String) throws(Errno) {
             try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             let watch = try System.watch(directory, with: watcher.get(), events: Self.events)
-            state.withLock { files in
+            state.withLockedValue { files in
                 for entry in entries where entry.saver != nil {
                     files[watch, default: [:]][entry.file.fileName, default: []].append(entry)
                 }
@@ -105,7 +105,7 @@
                     decoding: events[(offset + 16)..<min(offset + 16 + length, events.endIndex)].prefix { $0 != 0 },
                     as: UTF8.self)
                 offset += 16 + length
-                changed += state.withLock { files in
+                changed += state.withLockedValue { files in
                     if mask & UInt32(IN_Q_OVERFLOW) != 0 {
                         // Events were lost: every saver looks again.
                         return files.values.flatMap { $0.values.joined() }.compactMap(\.saver)

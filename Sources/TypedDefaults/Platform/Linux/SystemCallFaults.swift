@@ -34,25 +34,25 @@
         package static func inject(
             _ fault: SystemCallFault, into call: SystemCall, onPathsContaining marker: String, times: Int = .max
         ) {
-            state.withLock { $0.faults.append(Fault(call: call, marker: marker, fault: fault, remaining: times)) }
+            state.withLockedValue { $0.faults.append(Fault(call: call, marker: marker, fault: fault, remaining: times)) }
         }
 
         /// Removes every fault on paths containing `marker`.
         package static func removeAll(onPathsContaining marker: String) {
-            state.withLock { $0.faults.removeAll { $0.marker == marker } }
+            state.withLockedValue { $0.faults.removeAll { $0.marker == marker } }
         }
 
         static func opened(_ descriptor: Int32, _ path: String) {
-            state.withLock { $0.pathsByDescriptor[descriptor] = path }
+            state.withLockedValue { $0.pathsByDescriptor[descriptor] = path }
         }
 
         static func closed(_ descriptor: Int32) {
-            state.withLock { $0.pathsByDescriptor[descriptor] = nil }
+            state.withLockedValue { $0.pathsByDescriptor[descriptor] = nil }
         }
 
         /// The fault to apply to this call instead of making it, if one is set for it.
         static func take(_ call: SystemCall, path: String?, descriptor: Int32?) -> SystemCallFault? {
-            state.withLock { state in
+            state.withLockedValue { state in
                 guard !state.faults.isEmpty,
                     let path = path ?? descriptor.flatMap({ state.pathsByDescriptor[$0] }),
                     let index = state.faults.firstIndex(where: {
