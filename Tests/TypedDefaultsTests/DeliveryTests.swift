@@ -202,7 +202,9 @@ struct DeliveryTests {
     /// A migration whose conversion reads a setting the process has not used yet. Before, the
     /// conversion ran under the write order, which the read took again: release builds hung (2 of 2) and
     /// debug builds stopped ("writeOrder taken while holding writeOrder").
-    @Test(arguments: [Backend.userDefaultsSuite, .inMemory])
+    /// Serialized: both cases set the one static store the conversion reads (one case's end cleared it
+    /// while the other converted, which read the scale as 1).
+    @Test(.serialized, arguments: [Backend.userDefaultsSuite, .inMemory])
     func aConversionThatReadsTheStoreDoesNotStopAMigration(_ backend: Backend) {
         withStore(backend) { store in
             Scaled.store = store

@@ -56,10 +56,21 @@ struct ChangeOrder {
         return stepAnnouncements
     }
 
+    /// Proof that the write order is held, for code elsewhere that must run under it (the saver's record
+    /// of a write): only code handed this state, inside the lock, can make one.
+    var held: WriteOrderHeld { WriteOrderHeld() }
+
     /// Gives the next change its number.
     @inline(__always)
     mutating func nextNumber() -> UInt64 {
         sequence &+= 1
         return sequence
     }
+}
+
+/// A token that the storage's write order is held (`ChangeOrder.held`): a function that must run under
+/// that lock takes one, and the compiler checks the rule a comment used to state. Not copyable, so it
+/// cannot be kept for later; made only in this file.
+struct WriteOrderHeld: ~Copyable {
+    fileprivate init() {}
 }

@@ -20,7 +20,8 @@ extension StorageContext {
         let nameHash = storedName.utf8.count == key.name.utf8.count ? key.nameHash : storedName.hashValue
         let valueType = ObjectIdentifier(Value.self)
         let keyObject = ObjectIdentifier(key)
-        let found = bindings.withLockedValue { bindings -> (tracked: any TrackedName, other: FirstKey?, changed: Bool)? in
+        let found = bindings.withLockedValue {
+            bindings -> (tracked: any TrackedName, other: FirstKey?, changed: Bool)? in
             guard let bound = bindings.entry(for: storedName, nameHash: nameHash, valueType: valueType) else {
                 return nil
             }

@@ -223,7 +223,7 @@ extension StorageContext {
     @inline(__always)
     func commitToStorage(_ object: Any?, forName name: String, in order: inout ChangeOrder) {
         let others = store(object, forName: name, in: &order)
-        saver?.commit(object, forName: name, otherForms: others)
+        saver?.recordWrite(object, forName: name, replacing: others, order.held)
     }
 
     /// Puts `object` into the storage under `name`; returns the other forms of the name it removed.
@@ -231,11 +231,11 @@ extension StorageContext {
     func store(_ object: Any?, forName name: String, in order: inout ChangeOrder) -> [String] {
         let watched = !order.externalWatches.isEmpty
         if watched { writingThread.withLockedValue { $0 = (ObjectIdentifier(Thread.current), name) } }
-        // One form of a name at a time (Linux): the saver owns the other forms (`DomainSaver.otherForms`).
+        // One form of a name at a time (Linux: see `otherForms(of:)`), where a saver saves the domain.
         // ASCII text has one form: asked here, with a scan of the name's bytes, no call is made for it.
         var others: [String] = []
         if let saver, !isASCII(name) {
-            others = saver.otherForms(of: name)
+            others = otherForms(of: name)
             for other in others { storage.removeObject(forKey: other) }
         }
         if let object {
@@ -309,7 +309,7 @@ extension StorageContext {
             return
         }
         let commits = order.withLockedValue { order in
-            saver.forgetUnsavedWrites()
+            saver.forgetUnsavedWrites(order.held)
             order.deferred = [:]
             return applyInOrder((saver.storedValues() ?? [:]).map { ($0.key, nil) }, in: &order)
         }

@@ -87,7 +87,6 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
         // Registered defaults are one per process for every domain (`UserDefaults`' registration domain).
         keyRecords = domainStorage != nil ? Self.domainKeyRecords : Locked([:])
         saver = domain.flatMap { domainStorage?.makeSaver(for: $0) }
-        saver?.attach(to: self)
         if externalStorage != nil {
             observers.onFirstAndLastObserver { [weak self] name, _ in self?.watchExternalChanges(of: name) }
         }
@@ -167,6 +166,6 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     /// storage without binding (listings, removal, `flush`, `modify`, `sync`, watches), before it takes
     /// any lock of the context's.
     func prepareDomain() {
-        saver?.prepareForFirstUse()
+        saver?.prepare(receivingIn: self)
     }
 }

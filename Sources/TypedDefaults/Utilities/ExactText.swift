@@ -88,3 +88,18 @@ func joinedName(_ prefix: String, _ name: String) -> String {
 func canonicalName(_ name: String) -> String {
     isASCII(name) ? name : name.precomposedStringWithCanonicalMapping
 }
+
+/// The other forms of `name` (composed and decomposed, where their bytes differ from the name's): one
+/// name to Swift's `==`, other names to Foundation and to a file. Foundation on Linux keeps one form of a
+/// name in memory, and drops a `set` of one while another read from the file is there, so a change of
+/// `name` removes them first (and the save removes them from the file). Empty, at the cost of a byte
+/// scan, for an ASCII name.
+func otherForms(of name: String) -> [String] {
+    guard !isASCII(name) else { return [] }
+    var forms: [String] = []
+    for form in [name.precomposedStringWithCanonicalMapping, name.decomposedStringWithCanonicalMapping]
+    where !form.utf8.elementsEqual(name.utf8) && !forms.contains(where: { $0.utf8.elementsEqual(form.utf8) }) {
+        forms.append(form)
+    }
+    return forms
+}

@@ -23,7 +23,7 @@
         /// Tested by `hasKeySnapshotAndRemoveAllAgreeWithReadsAfterPlainAPIChanges`.
         static let standardDomainListing = "kCFPreferencesCurrentApplication"
 
-        // Not an internal, but a behaviour the saver works around (see `LinuxSaver.otherForms`): corelibs
+        // Not an internal, but a behaviour the saver works around (see `otherForms(of:)`): corelibs
         // keeps one form of a name (composed or decomposed) in memory once one is set, and drops a `set`
         // of one form while another read from the file is there. Tested by
         // `aNameReadsInThisProcessWhatTheNextLaunchReads`.

@@ -25,7 +25,8 @@
 
         /// Saves what each saver can, never waiting forever (see `LinuxSaver.saveAtExit`).
         func saveAll() {
-            guard let savers = savers.withLockedValue(before: Date(timeIntervalSinceNow: LinuxSaver.exitWait), { $0 }) else {
+            guard let savers = savers.withLockedValue(before: Date(timeIntervalSinceNow: LinuxSaver.exitWait), { $0 })
+            else {
                 return
             }
             for saver in savers.compactMap(\.saver) {

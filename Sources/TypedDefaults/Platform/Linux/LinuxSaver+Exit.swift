@@ -21,20 +21,13 @@
                 return
             }
             let deadline = Date(timeIntervalSinceNow: Self.exitWait)
-            let this = ObjectIdentifier(Thread.current)
-            guard let held = holder.withLockedValue(before: deadline, { $0 }) else {
-                return giveUpAtExit("its bookkeeping stayed locked")
-            }
             // `exit()` inside `modify`'s transform or from a signal handler that interrupted a save: this
-            // thread holds `saving`, and maybe the file lock; nothing else in the process can.
-            let holdsSaving = held.thread == this
-            func save(_ save: inout SaveState) {
-                guard pending.withLockedValue(before: deadline, { !$0.isEmpty }) ?? true || !save.putBacks.isEmpty
-                else {
-                    return
-                }
+            // thread holds the save's turn, and maybe the file lock; nothing else in the process can.
+            let refused = saves.withSavingAtExit(before: deadline) { turn, save in
+                // Unknown (the pending writes stayed locked): tried, and the save reports it.
+                guard pending.isEmpty(before: deadline) != true || !save.putBacks.isEmpty else { return }
                 do {
-                    if holdsSaving && held.holdsFileLock {
+                    if case .heldHere(holdsFileLock: true) = turn {
                         _ = try savePendingLocked(to: file, atExit: deadline, in: &save)
                     } else {
                         _ = try file.withLock(before: deadline) {
@@ -45,11 +38,7 @@
                     ErrorReporting.report(reported(error))
                 }
             }
-            if holdsSaving {
-                saving.withValueHeldAtExit(save)
-            } else if saving.withLockedValue(before: deadline, save) == nil {
-                giveUpAtExit("another thread's save held the suite for \(Int(Self.exitWait)) s")
-            }
+            if let refused { giveUpAtExit(refused) }
         }
 
         func giveUpAtExit(_ reason: String) {

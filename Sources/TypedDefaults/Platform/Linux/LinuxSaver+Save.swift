@@ -6,7 +6,7 @@
         // MARK: Saving
 
         func flush() throws {
-            let notice = try withSaving { try savePending(in: &$0) }
+            let notice = try saves.withSaving { try savePending(in: &$0) }
             // Brought in once `saving` is released: this process's next save, and other processes' saves,
             // never wait for its memory.
             bringInQueued()
@@ -16,17 +16,17 @@
         /// Saves every pending write.
         func savePending(in save: inout SaveState) throws -> DefaultsError? {
             guard let file else {
-                guard let changes = takePending(), !changes.isEmpty else { return nil }
+                guard let changes = pending.take(), !changes.isEmpty else { return nil }
                 guard defaults.synchronize() else {
-                    restorePending(changes)
+                    pending.restore(changes)
                     throw DefaultsError.saveFailed(suite: domain, reason: "synchronize() failed")
                 }
                 return nil
             }
-            guard pending.withLockedValue({ !$0.isEmpty }) || !save.putBacks.isEmpty else { return nil }
+            guard pending.isEmpty() == false || !save.putBacks.isEmpty else { return nil }
             do {
-                let saved = try withFileLock(file) { try savePendingLocked(to: file, in: &save) }
-                queueBringIn(saved.changedElsewhere, saving: saved.changes)
+                let saved = try saves.withFileLock(file, in: &save) { try savePendingLocked(to: file, in: &$0) }
+                queueBringIn(saved.changedElsewhere, saving: saved.changes, in: &save)
                 return saved.notice
             } catch {
                 throw reported(error)
@@ -55,7 +55,7 @@
         func savePendingLocked(to file: SuiteFile, atExit deadline: Date? = nil, in save: inout SaveState) throws
             -> Saved
         {
-            guard let changes = takePending(before: deadline) else {
+            guard let changes = pending.take(before: deadline) else {
                 throw DefaultsError.saveFailed(suite: domain, reason: "the pending writes stayed locked at exit")
             }
             guard !changes.isEmpty || !save.putBacks.isEmpty else { return Saved() }
@@ -98,7 +98,7 @@
                     return Saved(notice: notice, changes: changes, looks: looks)
                 }
             } catch {
-                restorePending(changes)
+                pending.restore(changes)
                 throw error
             }
         }
@@ -122,16 +122,6 @@
             return restored
         }
 
-        func otherForms(of name: String) -> [String] {
-            guard !isASCII(name) else { return [] }
-            var forms: [String] = []
-            for form in [name.precomposedStringWithCanonicalMapping, name.decomposedStringWithCanonicalMapping]
-            where !form.utf8.elementsEqual(name.utf8) && !forms.contains(where: { $0.utf8.elementsEqual(form.utf8) }) {
-                forms.append(form)
-            }
-            return forms
-        }
-
         /// Removes from `contents` every other form of `name` (composed or decomposed: Swift's equal, other
         /// bytes). Foundation keeps one form of a name in memory, and a `set` or removal of one replaces the
         /// others there; the file follows, so that what a name reads in this process is what the next
@@ -141,35 +131,6 @@
             for other in contents.keys where other.text == name.text && other != name {
                 contents[other] = nil
             }
-        }
-
-        /// Keeps what failed to save for the next attempt; a name written since is pending with its newer
-        /// value.
-        func restorePending(_ changes: [ExactText: Any?]) {
-            let forms = changes.keys.map { (name: $0, others: otherForms(of: $0.text)) }
-            pending.withLockedValue { state in
-                state.inFlight = [:]
-                state.settle()
-                for (name, others) in forms
-                where state.changes[name] == nil && !others.contains(where: { state.changes[ExactText($0)] != nil }) {
-                    state.restore(changes[name]!, for: name)
-                }
-            }
-        }
-
-        /// Takes the pending writes, to be saved; nil only when `deadline` (the exit-time save's) passes
-        /// before their lock is free.
-        func takePending(before deadline: Date? = nil) -> [ExactText: Any?]? {
-            // Not `lock(before: .distantFuture)` without a deadline: corelibs' NSLock traps on a date that far.
-            guard let deadline else { return pending.withLockedValue(Self.take) }
-            return pending.withLockedValue(before: deadline, Self.take)
-        }
-
-        static func take(_ state: inout Pending) -> [ExactText: Any?] {
-            state.saveScheduled = false
-            let changes = state.takeChanges()
-            state.inFlight.merge(changes) { _, newer in newer }
-            return changes
         }
 
         /// The error a failure of the saver's file work is reported as.
@@ -192,20 +153,20 @@
         func exclusively<Result>(_ body: () throws -> Result) throws -> Result {
             guard let file else { return try body() }
             var notice: DefaultsError?
-            let result = try withSaving { save in
+            let result = try saves.withSaving { save in
                 do {
-                    return try withFileLock(file) {
+                    return try saves.withFileLock(file, in: &save) { save in
                         let state = try look(at: file, movingAsideUnreadable: true, in: &save)
                         notice = state.notice
                         // The body reads what others saved: it is in memory before the body runs. The
                         // changes are numbered on the step's thread: the step announces them when it
                         // ends, once every lock is released, whichever way it ends.
-                        queueBringIn(state.changedElsewhere)
+                        queueBringIn(state.changedElsewhere, in: &save)
                         let unannounced = applyQueued()
                         assert(unannounced.isEmpty, "a change numbered in a step is the step's to announce")
                         let result = try body()
                         let saved = try savePendingLocked(to: file, in: &save)
-                        queueBringIn(saved.changedElsewhere, saving: saved.changes)
+                        queueBringIn(saved.changedElsewhere, saving: saved.changes, in: &save)
                         notice = notice ?? saved.notice
                         return result
                     }
@@ -216,27 +177,6 @@
             bringInQueued()
             if let notice { ErrorReporting.report(notice) }
             return result
-        }
-
-        /// `body` holding `saving`, with this thread recorded as its holder: the one way `saving` is taken
-        /// (but at exit), so that the exit-time save knows when the exiting thread holds it.
-        func withSaving<Result>(_ body: (inout SaveState) throws -> Result) rethrows -> Result {
-            try saving.withLockedValue { save in
-                holder.withLockedValue { $0.thread = ObjectIdentifier(Thread.current) }
-                defer { holder.withLockedValue { $0 = (nil, false) } }
-                return try body(&save)
-            }
-        }
-
-        /// `body` holding the suite's file lock, recorded for the exit-time save. Called with `saving` held.
-        func withFileLock<Result>(_ file: SuiteFile, _ body: () throws -> Result) throws -> Result {
-            try LockOrder.holding(.suiteFile) {
-                try file.withLock {
-                    holder.withLockedValue { $0.holdsFileLock = true }
-                    defer { holder.withLockedValue { $0.holdsFileLock = false } }
-                    return try body()
-                }
-            }
         }
     }
 #endif

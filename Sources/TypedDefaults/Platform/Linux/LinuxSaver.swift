@@ -30,67 +30,6 @@
         /// process killed a second after a write has saved it, and long enough to gather a burst.
         static let saveDelay: TimeInterval = 0.1
 
-        struct Pending {
-            /// The names this process wrote and has not saved yet, with their last object (nil: removed).
-            /// One form of a name at most: a write of one form replaces the others' pending writes, as it
-            /// replaces them in Foundation's memory and, at the save, in the file.
-            /// All but the last write recorded (`last`): `settle()` before reading it whole.
-            private(set) var changes: [ExactText: Any?] = [:]
-            /// The last write recorded, not in `changes` yet: a name written again straight after (a
-            /// counter, a slider) costs a comparison of names instead of a hash and a dictionary update,
-            /// about 700 instructions of a typed write (the gated path).
-            private var last: (name: ExactText, object: Any?)?
-            /// The writes a save has taken and not finished with: neither pending nor known to be in the
-            /// file. A value another process saved must not be brought in over them meanwhile.
-            var inFlight: [ExactText: Any?] = [:]
-            var saveScheduled = false
-
-            /// Whether no write is pending.
-            var isEmpty: Bool { last == nil && changes.isEmpty }
-
-            /// This process's last unsaved write of `name`, pending or being saved.
-            func write(of name: ExactText) -> Any?? {
-                if let last, last.name == name { return .some(last.object) }
-                return changes[name] ?? inFlight[name]
-            }
-
-            /// Records a write of `name`, whose other forms (composed, decomposed) are `otherForms`.
-            mutating func record(_ object: Any?, for name: ExactText, otherForms: [String]) {
-                if otherForms.isEmpty, last?.name == name {
-                    last?.object = object
-                    return
-                }
-                settle()
-                for other in otherForms { changes[ExactText(other)] = nil }
-                last = (name, object)
-            }
-
-            /// Puts the last write into `changes`.
-            mutating func settle() {
-                if let last { changes[last.name] = .some(last.object) }
-                last = nil
-            }
-
-            /// Takes every pending write, as `changes`, and leaves none.
-            mutating func takeChanges() -> [ExactText: Any?] {
-                settle()
-                defer { changes = [:] }
-                return changes
-            }
-
-            /// Makes `object` pending for `name` again, after a save that failed.
-            mutating func restore(_ object: Any?, for name: ExactText) {
-                settle()
-                changes.updateValue(object, forKey: name)
-            }
-
-            /// Forgets every pending write.
-            mutating func forget() {
-                last = nil
-                changes.removeAll()
-            }
-        }
-
         /// The domain's name, as errors name it.
         let domain: String
         let defaults: UserDefaults
@@ -99,38 +38,21 @@
         let listedDomain: String?
         /// Where Foundation keeps the domain; nil when the library cannot save it its own way.
         let file: SuiteFile?
-        let pending = Locked(Pending())
-
-        /// Serializes saves and looks at the file within the process (the file lock does across
-        /// processes), and owns what the saver knows of the file (`SaveState`). Reached through
-        /// `withSaving`.
-        let saving: RankedLocked<SaveState>
-        /// The thread that holds `saving`, and whether it holds the file lock too (inside `exclusively`):
-        /// what the exit-time save needs to know when `exit()` is called with them held.
-        let holder = Locked<(thread: ObjectIdentifier?, holdsFileLock: Bool)>((nil, false))
-        /// The contents of the last `SaveState.known` there was, for `knownObject(forName:)`.
-        let knownContents = Locked<[ExactText: Any]?>(nil)
-        let receiver = Locked<WeakReceiver>(WeakReceiver())
-        /// Whether the domain is ready (`prepareForFirstUse`). Taken before any other lock of the saver's
-        /// (the context prepares its domain before it takes a lock of its own), and held while preparing.
+        /// This process's writes not in the file yet.
+        let pending = PendingWrites()
+        /// The saver's turn at the file, and what it knows of the file.
+        let saves = SaveLock()
+        /// What others saved, on its way into memory.
+        let inbox = SavedChangeInbox()
+        /// Whether the domain is ready (`prepare`). Taken before any other lock of the saver's (the
+        /// context prepares its domain before it takes a lock of its own), and held while preparing.
         let prepared = Locked(false)
-
-        /// What looks at the file found that others saved, in the order of the looks, not yet in memory:
-        /// each change with whether this process saved its own value over it in the same save.
-        let queued = Locked<[ExactText: (object: Any?, savedOver: Bool)]>([:])
-        /// Brings queued changes into memory one batch at a time, in the order they were queued.
-        let bringingIn = RankedLock(.bringingIn)
-
-        struct WeakReceiver {
-            weak var receiver: (any SavedChangeReceiver)?
-        }
 
         private init(domain: String, file: SuiteFile?, listedDomain: String?, defaults: UserDefaults) {
             self.domain = domain
             self.file = file
             self.listedDomain = listedDomain
             self.defaults = defaults
-            saving = RankedLocked(.saving, SaveState(knownContents: knownContents))
         }
 
         deinit {
@@ -168,43 +90,27 @@
             return saver
         }
 
-        func attach(to receiver: any SavedChangeReceiver) {
-            self.receiver.withLockedValue { $0.receiver = receiver }
-        }
-
         // MARK: Writes
 
-        func commit(_ object: Any?, forName name: String, otherForms others: [String]) {
-            let mustSchedule = pending.withLockedValue { state -> Bool in
-                state.record(object, for: ExactText(name), otherForms: others)
-                defer { state.saveScheduled = true }
-                return !state.saveScheduled
-            }
-            if mustSchedule { SaveScheduler.shared.schedule(self, after: Self.saveDelay) }
-        }
-
-        func hasUnsavedWrite(forName name: String) -> Bool {
-            // Any form of the name: a write of one replaces the others (see `otherForms`).
-            let others = otherForms(of: name)
-            return pending.withLockedValue { state in
-                state.write(of: ExactText(name)) != nil || others.contains { state.write(of: ExactText($0)) != nil }
+        func recordWrite(
+            _ object: Any?, forName name: String, replacing otherForms: [String], _ held: borrowing WriteOrderHeld
+        ) {
+            if pending.record(object, forName: name, otherForms: otherForms) {
+                SaveScheduler.shared.schedule(self, after: Self.saveDelay)
             }
         }
 
-        func forgetUnsavedWrites() {
-            pending.withLockedValue {
-                $0.forget()
-                $0.inFlight.removeAll()
-            }
+        func forgetUnsavedWrites(_ held: borrowing WriteOrderHeld) {
+            pending.forget()
         }
 
         func knownObject(forName name: String) -> KnownObject {
             guard file != nil, isASCII(name) else { return .unknown }
             let text = ExactText(name)
-            if let write = pending.withLockedValue({ $0.write(of: text) }) {
+            if let write = pending.write(of: text) {
                 return write.map(KnownObject.stored) ?? .absent
             }
-            guard let contents = knownContents.withLockedValue({ $0 }) else { return .unknown }
+            guard let contents = saves.knownContents else { return .unknown }
             return contents[text].map(KnownObject.stored) ?? .absent
         }
 
@@ -221,22 +127,24 @@
                 defaults.removePersistentDomain(forName: domain)
                 return
             }
-            withSaving { save in
+            saves.withSaving { save in
                 save.known = nil
                 do {
-                    try withFileLock(file) { file.removeFile() }
-                    knownContents.withLockedValue { $0 = [:] }
+                    try saves.withFileLock(file, in: &save) { _ in file.removeFile() }
+                    save.forgetKnownContents()
                 } catch {
                     ErrorReporting.report(reported(error))
                 }
             }
         }
 
-        /// Watches the file and makes Foundation read it, once. Every caller waits until that is done:
-        /// a read racing with Foundation's first read sees an empty domain.
-        func prepareForFirstUse() {
+        /// Watches the file and makes Foundation read it, once, with `receiver` where what others save
+        /// goes. Every caller waits until that is done: a read racing with Foundation's first read sees an
+        /// empty domain.
+        func prepare(receivingIn receiver: any SavedChangeReceiver) {
             prepared.withLockedValue { isPrepared in
                 guard !isPrepared else { return }
+                inbox.receive(in: receiver)
                 if let file, let refused = SuiteWatcher.shared.watch(self, file: file) {
                     ErrorReporting.report(DefaultsError.notWatched(suite: domain, reason: refused))
                 }
@@ -251,13 +159,15 @@
         /// first read finds none instead of crashing or building gigabytes.
         func lookOnce() {
             guard let file else { return }
-            let notice: DefaultsError? = withSaving { save in
+            let notice: DefaultsError? = saves.withSaving { save in
                 guard let state = try? look(at: file, movingAsideUnreadable: false, in: &save), state.refusedOutright
                 else {
                     return nil
                 }
                 do {
-                    return try withFileLock(file) { try look(at: file, movingAsideUnreadable: true, in: &save).notice }
+                    return try saves.withFileLock(file, in: &save) {
+                        try look(at: file, movingAsideUnreadable: true, in: &$0).notice
+                    }
                 } catch {
                     return reported(error)
                 }
@@ -268,9 +178,9 @@
         /// Called by the watcher when the file may have changed: brings in what someone else saved.
         func fileMayHaveChanged() {
             guard let file else { return }
-            let mustPutBack = withSaving { save in
+            let mustPutBack = saves.withSaving { save in
                 if let state = try? look(at: file, movingAsideUnreadable: false, in: &save) {
-                    queueBringIn(state.changedElsewhere)
+                    queueBringIn(state.changedElsewhere, in: &save)
                 }
                 return !save.putBacks.isEmpty
             }

@@ -34,7 +34,9 @@
         package static func inject(
             _ fault: SystemCallFault, into call: SystemCall, onPathsContaining marker: String, times: Int = .max
         ) {
-            state.withLockedValue { $0.faults.append(Fault(call: call, marker: marker, fault: fault, remaining: times)) }
+            state.withLockedValue {
+                $0.faults.append(Fault(call: call, marker: marker, fault: fault, remaining: times))
+            }
         }
 
         /// Removes every fault on paths containing `marker`.

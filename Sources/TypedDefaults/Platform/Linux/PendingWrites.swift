@@ -1,0 +1,144 @@
+#if os(Linux)
+    import Foundation
+
+    /// This process's writes to one domain that are not in its file yet: recorded under the write order
+    /// (so records change in the order values do), taken by a save, given back when a save fails. Owns
+    /// its lock, a leaf: taken under any other and taking nothing.
+    final class PendingWrites: @unchecked Sendable {
+        // @unchecked: the state holds property-list objects (`Any`), reached only under `state`'s lock.
+        struct State {
+            /// The names this process wrote and has not saved yet, with their last object (nil: removed).
+            /// One form of a name at most: a write of one form replaces the others' pending writes, as it
+            /// replaces them in Foundation's memory and, at the save, in the file.
+            /// All but the last write recorded (`last`): `settle()` before reading it whole.
+            private(set) var changes: [ExactText: Any?] = [:]
+            /// The last write recorded, not in `changes` yet: a name written again straight after (a
+            /// counter, a slider) costs a comparison of names instead of a hash and a dictionary update,
+            /// about 700 instructions of a typed write (the gated path).
+            private var last: (name: ExactText, object: Any?)?
+            /// The writes a save has taken and not finished with: neither pending nor known to be in the
+            /// file. A value another process saved must not be brought in over them meanwhile.
+            var inFlight: [ExactText: Any?] = [:]
+            var saveScheduled = false
+
+            /// Whether no write is pending.
+            var isEmpty: Bool { last == nil && changes.isEmpty }
+
+            /// This process's last unsaved write of `name`, pending or being saved.
+            func write(of name: ExactText) -> Any?? {
+                if let last, last.name == name { return .some(last.object) }
+                return changes[name] ?? inFlight[name]
+            }
+
+            /// Records a write of `name`, whose other forms (composed, decomposed) are `otherForms`.
+            mutating func record(_ object: Any?, for name: ExactText, otherForms: [String]) {
+                if otherForms.isEmpty, last?.name == name {
+                    last?.object = object
+                    return
+                }
+                settle()
+                for other in otherForms { changes[ExactText(other)] = nil }
+                last = (name, object)
+            }
+
+            /// Puts the last write into `changes`.
+            mutating func settle() {
+                if let last { changes[last.name] = .some(last.object) }
+                last = nil
+            }
+
+            /// Takes every pending write, as `changes`, and leaves none.
+            mutating func takeChanges() -> [ExactText: Any?] {
+                settle()
+                defer { changes = [:] }
+                return changes
+            }
+
+            /// Makes `object` pending for `name` again, after a save that failed.
+            mutating func restore(_ object: Any?, for name: ExactText) {
+                settle()
+                changes.updateValue(object, forKey: name)
+            }
+
+            /// Forgets every pending write.
+            mutating func forget() {
+                last = nil
+                changes.removeAll()
+            }
+        }
+
+        private let state = Locked(State())
+
+        /// Records a write of `name` (nil: removed), whose other forms (composed, decomposed) it replaces;
+        /// whether a save must be scheduled (none is yet).
+        func record(_ object: Any?, forName name: String, otherForms: [String]) -> Bool {
+            state.withLockedValue { state -> Bool in
+                state.record(object, for: ExactText(name), otherForms: otherForms)
+                defer { state.saveScheduled = true }
+                return !state.saveScheduled
+            }
+        }
+
+        /// Whether this process wrote `name`, in any form (a write of one replaces the others: see
+        /// `otherForms(of:)`), and has not saved it yet.
+        func hasUnsavedWrite(forName name: String) -> Bool {
+            let others = otherForms(of: name)
+            return state.withLockedValue { state in
+                state.write(of: ExactText(name)) != nil || others.contains { state.write(of: ExactText($0)) != nil }
+            }
+        }
+
+        /// This process's last unsaved write of `name` (by its bytes), pending or being saved.
+        func write(of name: ExactText) -> Any?? {
+            state.withLockedValue { $0.write(of: name) }
+        }
+
+        /// Whether no write is pending; nil when the lock cannot be had before `deadline` (at exit).
+        func isEmpty(before deadline: Date? = nil) -> Bool? {
+            guard let deadline else { return state.withLockedValue { $0.isEmpty } }
+            return state.withLockedValue(before: deadline) { $0.isEmpty }
+        }
+
+        /// Forgets every unsaved write, pending or being saved.
+        func forget() {
+            state.withLockedValue {
+                $0.forget()
+                $0.inFlight.removeAll()
+            }
+        }
+
+        /// Takes the pending writes, to be saved (they are in flight until `saved()` or `restore`); nil only
+        /// when `deadline` (the exit-time save's) passes before their lock is free.
+        func take(before deadline: Date? = nil) -> [ExactText: Any?]? {
+            // Not `lock(before: .distantFuture)` without a deadline: corelibs' NSLock traps on a date that far.
+            guard let deadline else { return state.withLockedValue(Self.take) }
+            return state.withLockedValue(before: deadline, Self.take)
+        }
+
+        private static func take(_ state: inout State) -> [ExactText: Any?] {
+            state.saveScheduled = false
+            let changes = state.takeChanges()
+            state.inFlight.merge(changes) { _, newer in newer }
+            return changes
+        }
+
+        /// The writes a save took are in the file: no longer in flight.
+        func saved() {
+            state.withLockedValue { $0.inFlight = [:] }
+        }
+
+        /// Keeps what failed to save for the next attempt; a name written since is pending with its newer
+        /// value.
+        func restore(_ changes: [ExactText: Any?]) {
+            let forms = changes.keys.map { (name: $0, others: otherForms(of: $0.text)) }
+            state.withLockedValue { state in
+                state.inFlight = [:]
+                state.settle()
+                for (name, others) in forms
+                where state.changes[name] == nil && !others.contains(where: { state.changes[ExactText($0)] != nil }) {
+                    state.restore(changes[name]!, for: name)
+                }
+            }
+        }
+    }
+#endif

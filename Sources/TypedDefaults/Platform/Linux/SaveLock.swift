@@ -1,0 +1,72 @@
+#if os(Linux)
+    import Foundation
+
+    /// The saver's turn at the file within the process (the suite's file lock takes turns across
+    /// processes), with what the saver knows of the file (`SaveState`), reachable only inside
+    /// `withSaving`; and who holds the turn, for the exit-time save, which must never wait for a thread
+    /// that will not come back (`exit()` called with the turn held).
+    final class SaveLock: @unchecked Sendable {
+        // @unchecked: `SaveState` holds property-list objects (`Any`), reached only under `saving`'s lock.
+
+        private let saving: RankedLocked<SaveState>
+        /// The thread that holds `saving`, and whether it holds the file lock too (inside `exclusively`).
+        private let holder = Locked<(thread: ObjectIdentifier?, holdsFileLock: Bool)>((nil, false))
+        /// The contents of the last `SaveState.known` there was, for `knownContents`, which must not wait
+        /// for a save's file work.
+        private let known = Locked<[ExactText: Any]?>(nil)
+
+        init() {
+            saving = RankedLocked(.saving, SaveState(knownContents: known))
+        }
+
+        /// What the file held when this process last read or wrote it, without waiting for a save.
+        var knownContents: [ExactText: Any]? { known.withLockedValue { $0 } }
+
+        /// `body` holding the turn, with this thread recorded as its holder: the one way the turn is taken
+        /// (but at exit).
+        func withSaving<Result>(_ body: (inout SaveState) throws -> Result) rethrows -> Result {
+            try saving.withLockedValue { save in
+                holder.withLockedValue { $0.thread = ObjectIdentifier(Thread.current) }
+                defer { holder.withLockedValue { $0 = (nil, false) } }
+                return try body(&save)
+            }
+        }
+
+        /// `body` holding `file`'s lock as well, recorded for the exit-time save. `save` is the turn's
+        /// state, handed on to `body`: only a holder of the turn has it to give.
+        func withFileLock<Result>(
+            _ file: SuiteFile, in save: inout SaveState, _ body: (inout SaveState) throws -> Result
+        ) throws -> Result {
+            try LockOrder.holding(.suiteFile) {
+                try file.withLock {
+                    holder.withLockedValue { $0.holdsFileLock = true }
+                    defer { holder.withLockedValue { $0.holdsFileLock = false } }
+                    return try body(&save)
+                }
+            }
+        }
+
+        /// How the exit-time save may take the turn, waiting until `deadline` at most.
+        enum ExitTurn {
+            /// This thread holds the turn further up its stack, and the file lock too if `holdsFileLock`.
+            case heldHere(holdsFileLock: Bool)
+            case other
+        }
+
+        /// `body` with the turn's state at exit: without taking the turn when this thread holds it already
+        /// (it never returns there), else taking it if it is free before `deadline`. When it is not, why.
+        func withSavingAtExit(before deadline: Date, _ body: (ExitTurn, inout SaveState) -> Void) -> String? {
+            guard let held = holder.withLockedValue(before: deadline, { $0 }) else {
+                return "its bookkeeping stayed locked"
+            }
+            if held.thread == ObjectIdentifier(Thread.current) {
+                saving.withValueHeldAtExit { body(.heldHere(holdsFileLock: held.holdsFileLock), &$0) }
+                return nil
+            }
+            guard saving.withLockedValue(before: deadline, { body(.other, &$0) }) != nil else {
+                return "another thread's save held the suite for \(Int(LinuxSaver.exitWait)) s"
+            }
+            return nil
+        }
+    }
+#endif

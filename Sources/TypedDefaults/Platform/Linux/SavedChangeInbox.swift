@@ -1,0 +1,78 @@
+#if os(Linux)
+    import Foundation
+
+    /// What looks at the file found that other processes saved, on its way into this process: queued in
+    /// the order of the looks (under the save's turn), brought into memory one batch at a time through the
+    /// receiver's commit path (outside it: a large change takes a while, and never holds up a save), then
+    /// announced with no lock held.
+    final class SavedChangeInbox: @unchecked Sendable {
+        // @unchecked: the queue holds property-list objects (`Any`), reached only under its lock.
+
+        /// Each change not yet in memory, with whether this process saved its own value over it in the
+        /// same save. A later change of a name replaces an earlier one.
+        private let queued = Locked<[ExactText: (object: Any?, savedOver: Bool)]>([:])
+        /// Brings queued changes into memory one batch at a time, in the order they were queued.
+        private let bringingIn = RankedLock(.bringingIn)
+        /// Where changes are put and announced: the storage context that owns the saver, given when the
+        /// domain is prepared (before the watcher can report anything); held weakly.
+        private let receiver = Locked(WeakReceiver())
+
+        private struct WeakReceiver {
+            weak var receiver: (any SavedChangeReceiver)?
+        }
+
+        /// Sets where changes go, once: later calls keep the first receiver.
+        func receive(in receiver: any SavedChangeReceiver) {
+            self.receiver.withLockedValue { slot in
+                if slot.receiver == nil { slot.receiver = receiver }
+            }
+        }
+
+        /// Queues what a look found that someone else saved, but for the names this process saved over it
+        /// (`saving`). `save` is the save's turn's state: only its holder queues, so that queued changes
+        /// keep the order of the looks. What an earlier look queued for names in `saving` is older than
+        /// that save: it is marked saved over too.
+        func queue(_ changed: [ExactText: Any?], saving: [ExactText: Any?], in save: inout SaveState) {
+            guard !changed.isEmpty || !saving.isEmpty else { return }
+            func savedOver(_ name: ExactText) -> Bool {
+                saving[name] != nil || otherForms(of: name.text).contains { saving[ExactText($0)] != nil }
+            }
+            queued.withLockedValue { queue in
+                if !saving.isEmpty {
+                    for (name, entry) in queue where !entry.savedOver && savedOver(name) {
+                        queue[name] = (entry.object, true)
+                    }
+                }
+                for (name, object) in changed {
+                    queue[name] = (object, savedOver(name))
+                }
+            }
+        }
+
+        /// Brings the queued changes into memory, but names this process saved over or `isUnsaved` (its
+        /// own last write wins until it is saved), and returns what observers must hear.
+        func applyQueued(isUnsaved: (String) -> Bool) -> [Commit] {
+            guard let receiver = receiver.withLockedValue({ $0.receiver }) else {
+                queued.withLockedValue { $0.removeAll() }
+                return []
+            }
+            return bringingIn.withLock {
+                let batch = queued.withLockedValue { queue in
+                    defer { queue.removeAll() }
+                    return queue
+                }
+                guard !batch.isEmpty else { return [Commit]() }
+                return receiver.applySavedElsewhere(batch.map { ($0.key.text, $0.value.object) }) { name in
+                    batch[ExactText(name)]?.savedOver == true || isUnsaved(name)
+                }
+            }
+        }
+
+        /// Tells observers of `commits` through the receiver. Called with no lock held: an observer may
+        /// write and save.
+        func announce(_ commits: [Commit]) {
+            guard !commits.isEmpty else { return }
+            receiver.withLockedValue { $0.receiver }?.announce(commits)
+        }
+    }
+#endif
