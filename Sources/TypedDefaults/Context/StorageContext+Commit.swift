@@ -130,7 +130,7 @@ extension StorageContext {
             // Already so here (Foundation read it, or this process wrote it): nothing to bring in. What
             // reads as the registered default may be the default alone: a value equal to it is set, so
             // that listings hold it.
-            if propertyListsEqual(oldObject, object, by: .exact), !isRegisteredDefault(oldObject, forName: name) {
+            if propertyListsEqual(oldObject, object, by: .exact), !names.isRegisteredDefault(oldObject, forName: name) {
                 continue
             }
             written.append((name, oldObject))
@@ -146,12 +146,6 @@ extension StorageContext {
             }
         }
         return commits
-    }
-
-    /// Whether `object` is the default the library registered for `name`.
-    func isRegisteredDefault(_ object: Any?, forName name: String) -> Bool {
-        guard let object, let record = keyRecords.withLockedValue({ $0[name] }) else { return false }
-        return propertyListsEqual(object, record.defaultObject)
     }
 
     /// A change the library did not make through `commit` (another process's save, a report of another

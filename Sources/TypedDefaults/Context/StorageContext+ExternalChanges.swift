@@ -65,11 +65,8 @@ extension StorageContext {
 
     /// Reads `name` again on the report queue, once per name however many reports come meanwhile.
     func readAgainLater(_ name: String) {
-        guard reportsToReadAgain.withLockedValue({ $0.insert(name).inserted }) else { return }
-        Self.reportQueue.async { [weak self] in
+        reports.readAgainLater(name) { [weak self] in
             guard let self else { return }
-            // Taken off first: a report that comes while this one is read is read again after it.
-            reportsToReadAgain.withLockedValue { _ = $0.remove(name) }
             let commit = order.withLockedValue { externalCommit(of: name, in: &$0) }
             if let commit { announce(commit) }
         }

@@ -44,7 +44,7 @@ extension StorageContext {
 
     /// Whether `object`, what a read of `name` gave, is stored, or a registered default or launch argument.
     private func storedObject(_ object: Any, forName name: String, inOrder: Bool) -> Any? {
-        let record = keyRecords.withLockedValue { $0[name] }
+        let record = names.record(of: name)
         let isArgument = LaunchArguments.names.contains(name)
         if !isArgument, let record {
             if record.defaultObject == nil || !propertyListsEqual(object, record.defaultObject) { return object }

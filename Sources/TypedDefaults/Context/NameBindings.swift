@@ -1,0 +1,197 @@
+import Foundation
+
+/// The names bound in one storage: each with the key object that bound it, the name as Swift's
+/// Observation sees it, and the first key used with it (its registered default). A key's default is
+/// registered and checked once per name and type, not on every access.
+///
+/// Three leaf locks, each taken alone: the binding table every read and write looks a key up in, the
+/// tracked names, and the key records (`UserDefaults` storages share one record for the process).
+final class NameBindings: @unchecked Sendable {
+    // @unchecked: the tables hold key objects and tracked names, reached only under their locks.
+
+    /// Each name bound by a read or write through a key, with its value type and the key object that
+    /// bound it.
+    private let table = Locked(BindingTable<BoundName>())
+    /// Each name bound in this storage, as Swift's Observation sees it (shared by the value types a name
+    /// is used with).
+    private let trackedNames = Locked<[String: any TrackedName]>([:])
+    /// The first key used with each stored name. `UserDefaults` keeps registered defaults in one domain
+    /// for the whole process, shared by every suite, so all `UserDefaults` storages share one record:
+    /// two suites that give one name different defaults would show each other's default.
+    private let keyRecords: Locked<[String: any AnyTypedKey]>
+
+    /// `keyRecords`: the process's shared record for a `UserDefaults` storage
+    /// (`ContextRegistry.domainKeyRecords`), else one of its own.
+    init(keyRecords: Locked<[String: any AnyTypedKey]>) {
+        self.keyRecords = keyRecords
+    }
+
+    /// A bound name: the key object that bound it first, and the name as Swift's Observation sees it.
+    struct BoundName {
+        let firstKeyObject: ObjectIdentifier
+        let tracked: any TrackedName
+        let first: FirstKey
+        /// Set once a key object of the name gave a default other than the registered one: from then on
+        /// every read of the name tells a stored value from that default, and every other key object is
+        /// compared with the name's record.
+        var defaultChanged: Bool
+    }
+    /// The key that bound a name, held (a freed key's address may be given to the next key object
+    /// made, which must not pass for it), with its default, which another key object of the name (a
+    /// computed key) is compared with without a lock.
+    final class FirstKey: @unchecked Sendable {
+        // @unchecked: immutable; `key` and `defaultObject` are not `Sendable` types, but never change.
+        let key: AnyObject
+        let defaultObject: Any?
+        let hasComputedDefault: Bool
+        /// The key, where its value type has `==` and its default is given, not computed.
+        let equatableKey: (any EquatableDefaultKey)?
+
+        init(_ key: some AnyTypedKey & AnyObject) {
+            self.key = key
+            defaultObject = key.defaultObject
+            hasComputedDefault = key.hasComputedDefault
+            equatableKey = key.hasComputedDefault ? nil : key as? any EquatableDefaultKey
+        }
+    }
+    /// What the table holds for `storedName` with `valueType`: the tracked name, the first key when
+    /// `keyObject` is another key object, and whether the name's default changed.
+    func lookUp(_ storedName: String, nameHash: Int, valueType: ObjectIdentifier, keyObject: ObjectIdentifier)
+        -> (tracked: any TrackedName, other: FirstKey?, changed: Bool)?
+    {
+        table.withLockedValue { table in
+            guard let bound = table.entry(for: storedName, nameHash: nameHash, valueType: valueType) else {
+                return nil
+            }
+            if bound.firstKeyObject == keyObject { return (bound.tracked, nil, bound.defaultChanged) }
+            return (bound.tracked, bound.first, bound.defaultChanged)
+        }
+    }
+
+    /// Binds `storedName` with `valueType` to `key` (tracked as `tracked`), unless another thread bound it
+    /// meanwhile; `differs`: the key's default is not the name's registered one.
+    func bind(
+        _ key: some AnyTypedKey & AnyObject, as storedName: String, nameHash: Int, valueType: ObjectIdentifier,
+        tracked: any TrackedName, differs: Bool
+    ) -> KeyBinding {
+        table.withLockedValue { table in
+            if let bound = table.entry(for: storedName, nameHash: nameHash, valueType: valueType) {
+                guard differs else { return KeyBinding(tracked: bound.tracked, defaultChanged: bound.defaultChanged) }
+                table.update(storedName, nameHash: nameHash, valueType: valueType) { $0.defaultChanged = true }
+                return KeyBinding(tracked: bound.tracked, defaultChanged: true)
+            }
+            table.insert(
+                BoundName(
+                    firstKeyObject: ObjectIdentifier(key), tracked: tracked, first: FirstKey(key),
+                    defaultChanged: differs),
+                for: storedName, nameHash: nameHash, valueType: valueType)
+            return KeyBinding(tracked: tracked, defaultChanged: differs)
+        }
+    }
+
+    /// From now on every read of `storedName` with `valueType` tells a stored value from the registered
+    /// default.
+    func markDefaultChanged(_ storedName: String, nameHash: Int, valueType: ObjectIdentifier) {
+        table.withLockedValue { table in
+            table.update(storedName, nameHash: nameHash, valueType: valueType) { $0.defaultChanged = true }
+        }
+    }
+
+    /// `name` as Swift's Observation sees it, or nil when nothing in this storage ever bound it (then
+    /// nothing can have tracked a read of it).
+    func trackedName(_ name: String) -> (any TrackedName)? {
+        trackedNames.withLockedValue { $0[name] }
+    }
+
+    /// `name` as Swift's Observation sees it, made on its first use.
+    func tracking(_ name: String) -> any TrackedName {
+        trackedNames.withLockedValue { names in
+            if let tracked = names[name] { return tracked }
+            let tracked = makeTrackedName()
+            names[name] = tracked
+            return tracked
+        }
+    }
+
+    /// The first key used with `name`, whose default is the registered one.
+    func record(of name: String) -> (any AnyTypedKey)? {
+        keyRecords.withLockedValue { $0[name] }
+    }
+
+    /// Whether a record of `name` exists with a default other than `key`'s.
+    func recordDisagrees(_ name: String, with key: some AnyTypedKey) -> Bool {
+        keyRecords.withLockedValue { records in records[name].map { !$0.agreesOnDefault(with: key) } ?? false }
+    }
+
+    /// Whether `object` is the default the library registered for `name`.
+    func isRegisteredDefault(_ object: Any?, forName name: String) -> Bool {
+        guard let object, let record = record(of: name) else { return false }
+        return propertyListsEqual(object, record.defaultObject)
+    }
+
+    /// Whether `key` gives its name the default `first` gave it: by the value type's `==` where it has
+    /// one (the common case costs that), else by property list. Two computed defaults are taken as one.
+    static func sameDefault<Value>(_ first: FirstKey, _ key: UserDefaultTypedKey<Value>) -> Bool {
+        if !key.hasComputedDefault, first.equatableKey?.hasSameGivenDefault(as: key) == true { return true }
+        return defaultsAgree(
+            computed: first.hasComputedDefault, first.defaultObject, computed: key.hasComputedDefault, key.defaultObject
+        )
+    }
+
+    /// A key object for a bound name other than the one that bound it, whose default differs from that
+    /// key's. Another default from the same declaration (a computed `static var` whose default changes
+    /// while the app runs) is allowed; another declaration that disagrees is a conflict, reported.
+    /// Returns whether the key's default differs from the name's registered one: its reads must then
+    /// tell a stored value from that default. The registration itself never changes, so no read can
+    /// see another key's default in the middle of a change.
+    func checkAnotherKeyObject(_ key: some AnyTypedKey, as storedName: String) -> Bool {
+        let (conflict, differs) = keyRecords.withLockedValue { records -> ((any AnyTypedKey)?, Bool) in
+            guard let first = records[storedName] else {
+                records[storedName] = key
+                return (nil, false)
+            }
+            if first.agreesOnDefault(with: key) { return (nil, false) }
+            if first.declaration == key.declaration, first.valueType == key.valueType { return (nil, true) }
+            return (first.conflicts(with: key) ? first : nil, true)
+        }
+        if let conflict {
+            ConflictReporting.report(name: storedName, first: conflict.description, second: key.description)
+        }
+        return differs
+    }
+
+    /// Records each key as a user of its stored name; returns the defaults of the names new here, for
+    /// the caller to register in one call. A key whose type or default disagrees with its name's first
+    /// key is reported.
+    func recordUses(_ uses: some Sequence<(storedName: String, key: any AnyTypedKey)>) -> [String: Any] {
+        keyRecords.withLockedValue { records in
+            var defaults: [String: Any] = [:]
+            for (name, key) in uses {
+                if let first = records[name] {
+                    if first.conflicts(with: key) {
+                        ConflictReporting.report(name: name, first: first.description, second: key.description)
+                    }
+                    continue
+                }
+                records[name] = key
+                if let defaultObject = key.defaultObject { defaults[name] = defaultObject }
+            }
+            return defaults
+        }
+    }
+
+    /// Stored names used with this storage in this process (for `UserDefaults`, with any suite), with
+    /// their registered defaults.
+    func registeredDefaults() -> [String: Any?] {
+        keyRecords.withLockedValue { records in records.mapValues(\.defaultObject) }
+    }
+}
+
+/// A name bound in a storage, as a read or write through a key finds it.
+struct KeyBinding {
+    /// The name as Swift's Observation sees it.
+    let tracked: any TrackedName
+    /// Whether key objects of the name have registered more than one default (a computed key whose
+    /// default changed): a read then checks that what it finds is not another key object's default.
+    let defaultChanged: Bool
+}
