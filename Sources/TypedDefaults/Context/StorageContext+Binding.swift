@@ -30,7 +30,7 @@ extension StorageContext {
             let tracked = names.tracking(storedName)
             // Once the name is tracked, a change saved elsewhere is brought in at once; one that came before
             // was put aside until now.
-            if saver != nil { bringInDeferred(only: storedName) }
+            if saver != nil { log.bringInDeferred(only: storedName) }
             return names.bind(
                 key, as: storedName, nameHash: nameHash, valueType: valueType, tracked: tracked, differs: differs)
         }
@@ -69,7 +69,7 @@ extension StorageContext {
         guard let record, let registered = record.defaultObject, !record.agreesOnDefault(with: key),
             !LaunchArguments.names.contains(name), propertyListsEqual(object, registered)
         else { return object }
-        guard let stored = storedValues() else { return object }
+        guard let stored = log.storedValues() else { return object }
         return stored[name]
     }
 

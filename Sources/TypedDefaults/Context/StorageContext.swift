@@ -8,7 +8,11 @@ import Foundation
 /// `UserDefaults`' suite (Linux; on Apple platforms only `UserDefaults.standard` is recognized). Other
 /// storages get one context per object, freed with the last store, observation or wrapper over it.
 /// Suite contexts live for the process, as Foundation's own suites do.
-final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
+///
+/// It holds no lock of its own: its state lives in the types that own it, each with its lock and the
+/// functions that use it: the order of changes (`ChangeLog`), the bound names (`NameBindings`), the
+/// observers (`ObserverRegistry`); the contexts themselves are found in `ContextRegistry`.
+final class StorageContext: @unchecked Sendable {
     // @unchecked: `storage` is required to be thread-safe (see `KeyValueStorage`); every other field is
     // a `let`, and the mutable state lives in the lock-owning types they hold.
     let storage: any KeyValueStorage
@@ -17,26 +21,15 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     /// Saves the storage's writes where the platform does not (Linux); nil elsewhere and for other
     /// storages. The context's one seam to the platform.
     let saver: (any DomainSaver)?
-    let observers = ObserverRegistry()
-    /// Makes `modify` calls over this storage take turns.
-    let modifyLock = RankedLock(.modify)
-    /// The storage's order of changes and the state it guards (`ChangeOrder`): a value, the saver's
-    /// record that it must be saved and the change's number change together (lock order: `LockRank`).
-    let order = RankedLocked(.writeOrder, ChangeOrder())
+    let observers: ObserverRegistry
+    /// The storage's order of changes: every change to it, numbered and announced there.
+    let log: ChangeLog
     /// The storage, when it reports changes made by other means than the library's writes.
     let externalStorage: (any ExternallyChangingStorage)?
     /// The storage, when its values live in a domain of the platform's preferences (`UserDefaults`).
     let domainStorage: (any DomainStorage)?
-    /// The thread storing a value while a name is watched: a report from inside that `set` (key-value
-    /// observing reports every `set`, on the writing thread) is the write's own echo.
-    /// With the name it stores: a report of another name from inside that `set` is not the echo.
-    let writingThread = Locked<(thread: ObjectIdentifier, name: String)?>(nil)
-
     /// The names bound in this storage, with their keys and their registered defaults.
     let names: NameBindings
-    /// Reports of changes made by other means, read again later.
-    let reports = ReportQueue()
-
     init(storage: any KeyValueStorage, domain: DefaultsDomain?) {
         self.storage = storage
         self.domain = domain
@@ -45,9 +38,16 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
         self.domainStorage = domainStorage
         // Registered defaults are one per process for every domain (`UserDefaults`' registration domain).
         names = NameBindings(keyRecords: domainStorage != nil ? ContextRegistry.domainKeyRecords : Locked([:]))
-        saver = domain.flatMap { domainStorage?.makeSaver(for: $0) }
+        let saver = domain.flatMap { domainStorage?.makeSaver(for: $0) }
+        self.saver = saver
+        let observers = ObserverRegistry()
+        self.observers = observers
+        let log = ChangeLog(
+            storage: storage, domain: domain, domainStorage: domainStorage, saver: saver, observers: observers,
+            names: names)
+        self.log = log
         if externalStorage != nil {
-            observers.onFirstAndLastObserver { [weak self] name, _ in self?.watchExternalChanges(of: name) }
+            observers.onFirstAndLastObserver { [weak log] name, _ in log?.watchExternalChanges(of: name) }
         }
     }
 
@@ -76,12 +76,8 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
 
     // MARK: Preparing the domain
 
-    /// Makes the domain ready for use, once per process (Linux: watched for other processes' saves, and
-    /// read by Foundation, whose listing of a domain it has not read yet is empty for good). The one
-    /// path to a prepared domain: binding a name calls it, and so does every operation that reaches the
-    /// storage without binding (listings, removal, `flush`, `modify`, `sync`, watches), before it takes
-    /// any lock of the context's.
+    /// Makes the domain ready for use, once per process (see `ChangeLog.prepareDomain`).
     func prepareDomain() {
-        saver?.prepare(receivingIn: self)
+        log.prepareDomain()
     }
 }

@@ -164,7 +164,7 @@ extension DefaultsStore {
     ///
     /// - Parameter keys: The keys whose changes elsewhere Observation must hear.
     public func trackChangesElsewhere<each Value>(of keys: repeat UserDefaultTypedKey<each Value>) {
-        for name in registeringStoredNames(repeat each keys) { context.keepWatchingExternalChanges(of: name) }
+        for name in registeringStoredNames(repeat each keys) { context.log.keepWatchingExternalChanges(of: name) }
     }
 
     /// Registers `onChange`, called with nothing, for the changes of `key`. Not generic over a pack: a
@@ -312,7 +312,7 @@ extension DefaultsStore {
             drain()
         }
         let token = ObservationToken(observers: [observer], context: context)
-        let current = context.currentObject(forName: registeringStoredName(key))
+        let current = context.log.currentObject(forName: registeringStoredName(key))
         state.withLockedValue { state in
             if initial { enqueue(Self.value(of: key, from: current.object)) }
             for change in state.held where change.sequence > current.sequence {

@@ -161,7 +161,7 @@ public final class DefaultsStore: Sendable {
         try refuseIfNameless(key)
         let name = nameInStorage(key)
         let binding = context.bind(key, as: name)
-        return try context.exclusively(refusingNested: "modify") {
+        return try context.log.exclusively(refusingNested: "modify") {
             var value = Self.value(of: key, from: context.read(key, as: name, bound: binding))
             try transform(&value)
             let object = value.userDefaultsObject
@@ -169,7 +169,7 @@ public final class DefaultsStore: Sendable {
                 throw DefaultsError.unconvertibleValue(key: name, type: unconvertibleDescription(value))
             }
             // On the step's thread: kept by the step, announced when it ends, once its locks are released.
-            let unannounced = context.commit(object, forName: name, tracked: binding.tracked)
+            let unannounced = context.log.commit(object, forName: name, tracked: binding.tracked)
             assert(unannounced == nil, "a change numbered in a step is the step's to announce")
             return value
         }
@@ -183,7 +183,7 @@ public final class DefaultsStore: Sendable {
     /// suite's file held (a name with non-ASCII characters excepted), and a listing of the storage
     /// elsewhere (for `UserDefaults`, a copy of the domain).
     public func hasKey<Value>(_ key: UserDefaultTypedKey<Value>) -> Bool {
-        !key.isNameless && context.storedObject(forName: registeringStoredName(key)) != nil
+        !key.isNameless && context.log.storedObject(forName: registeringStoredName(key)) != nil
     }
 
     /// Removes the stored value for `key`, so that reads give its default again.
@@ -238,8 +238,8 @@ public final class DefaultsStore: Sendable {
     /// Every change but `modify`'s: committed in the storage's order (and recorded for saving on Linux),
     /// then announced.
     func write(_ object: Any?, forStoredName name: String, tracked: (any TrackedName)? = nil) {
-        if let commit = context.commit(object, forName: name, tracked: tracked) {
-            context.announce(commit)
+        if let commit = context.log.commit(object, forName: name, tracked: tracked) {
+            context.log.announce(commit)
         }
     }
 
@@ -266,7 +266,7 @@ public final class DefaultsStore: Sendable {
     /// ``DefaultsError/syncRefused(key:reason:)``; when several are refused, one is thrown and the others
     /// go to ``ErrorReporting``.
     public func flush() throws {
-        try context.flush()
+        try context.log.flush()
     }
 
     // MARK: Suites
@@ -275,7 +275,7 @@ public final class DefaultsStore: Sendable {
     /// `UserDefaults.removeSuite(named:)` does on Apple platforms. Writes not saved yet are dropped, not
     /// saved later; observers of the suite hear of each value a read then gives differently (Linux).
     public static func removeSuite(named suiteName: String) {
-        StorageContext.forSuite(suiteName)?.removeDomain()
+        StorageContext.forSuite(suiteName)?.log.removeDomain()
     }
 }
 

@@ -38,14 +38,14 @@ final class CloudSync: @unchecked Sendable {
     }
 
     let cloud: any CloudKeyValueStore
-    private weak var context: StorageContext?
+    private weak var context: ChangeLog?
     private let debounce: TimeInterval?
     private let clock: @Sendable () -> Double
     /// The synced names and their versions (`SyncState`), behind their lock.
     private let state: Locked<SyncState>
 
     init(
-        cloud: any CloudKeyValueStore, context: StorageContext, debounce: TimeInterval?,
+        cloud: any CloudKeyValueStore, context: ChangeLog, debounce: TimeInterval?,
         clock: @escaping @Sendable () -> Double
     ) {
         self.cloud = cloud

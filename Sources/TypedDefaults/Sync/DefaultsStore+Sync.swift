@@ -22,7 +22,7 @@ extension DefaultsStore {
     /// - Parameter keys: The keys to sync.
     public func sync<each Value>(_ keys: repeat UserDefaultTypedKey<each Value>) {
         guard let cloud = SystemCloud.store else { return }
-        context.sync(
+        context.log.sync(
             registeringStoredNames(repeat each keys), cloud: cloud, debounce: 1,
             clock: { Date().timeIntervalSinceReferenceDate })
     }
@@ -33,7 +33,7 @@ extension DefaultsStore {
         _ keys: repeat UserDefaultTypedKey<each Value>, through cloud: any CloudKeyValueStore,
         debounce: TimeInterval?, clock: @escaping @Sendable () -> Double
     ) {
-        context.sync(registeringStoredNames(repeat each keys), cloud: cloud, debounce: debounce, clock: clock)
+        context.log.sync(registeringStoredNames(repeat each keys), cloud: cloud, debounce: debounce, clock: clock)
     }
 }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 // Changes made by other means than the library's writes, for a storage that reports them.
-extension StorageContext {
+extension ChangeLog {
     // MARK: Changes made by other means (ExternallyChangingStorage)
 
     /// Watches `name` from now on, observers or not, so that Swift's Observation hears changes made by

@@ -1,7 +1,7 @@
 import Foundation
 
 // The context's side of syncing through a cloud.
-extension StorageContext {
+extension ChangeLog {
     // MARK: Syncing through a cloud
 
     /// Syncs `names` through `cloud` from now on. The first call chooses the cloud; later calls add names.

@@ -1,7 +1,64 @@
 import Foundation
 
+/// A storage's order of changes: every change to it (a write through the library, another process's
+/// save, a report of another writer, a cloud value) goes into the storage and the saver's record and
+/// takes its number here, under one lock (`order`), and is announced to observers once no lock is held.
+/// Steps that run alone (`modify`, a move, a migration) take turns on `modifyLock`.
+///
+/// Also the saver's receiver (`SavedChangeReceiver`): what other processes saved comes in through the
+/// same path.
+final class ChangeLog: SavedChangeReceiver, @unchecked Sendable {
+    // @unchecked: `storage` is required to be thread-safe (see `KeyValueStorage`); every other field is
+    // a `let`, and the mutable state lives in the lock-owning types they hold.
+    let storage: any KeyValueStorage
+    /// The `UserDefaults` domain, for a `UserDefaults` storage.
+    let domain: DefaultsDomain?
+    /// The storage, when its values live in a domain of the platform's preferences (`UserDefaults`).
+    let domainStorage: (any DomainStorage)?
+    /// The storage, when it reports changes made by other means than the library's writes.
+    let externalStorage: (any ExternallyChangingStorage)?
+    /// Saves the storage's writes where the platform does not (Linux); nil elsewhere.
+    let saver: (any DomainSaver)?
+    let observers: ObserverRegistry
+    let names: NameBindings
+
+    /// Makes `modify` calls over this storage take turns.
+    let modifyLock = RankedLock(.modify)
+    /// The storage's order of changes and the state it guards (`ChangeOrder`): a value, the saver's
+    /// record that it must be saved and the change's number change together (lock order: `LockRank`).
+    let order = RankedLocked(.writeOrder, ChangeOrder())
+    /// The thread storing a value while a name is watched: a report from inside that `set` (key-value
+    /// observing reports every `set`, on the writing thread) is the write's own echo.
+    /// With the name it stores: a report of another name from inside that `set` is not the echo.
+    let writingThread = Locked<(thread: ObjectIdentifier, name: String)?>(nil)
+    /// Reports of changes made by other means, read again later.
+    let reports = ReportQueue()
+
+    init(
+        storage: any KeyValueStorage, domain: DefaultsDomain?, domainStorage: (any DomainStorage)?,
+        saver: (any DomainSaver)?, observers: ObserverRegistry, names: NameBindings
+    ) {
+        self.storage = storage
+        self.domain = domain
+        self.domainStorage = domainStorage
+        externalStorage = storage as? any ExternallyChangingStorage
+        self.saver = saver
+        self.observers = observers
+        self.names = names
+    }
+
+    /// Makes the domain ready for use, once per process (Linux: watched for other processes' saves, which
+    /// come in here, and read by Foundation, whose listing of a domain it has not read yet is empty for
+    /// good). The one path to a prepared domain: binding a name calls it, and so does every operation
+    /// that reaches the storage without binding (listings, removal, `flush`, `modify`, `sync`, watches),
+    /// before it takes any lock of the log's.
+    func prepareDomain() {
+        saver?.prepare(receivingIn: self)
+    }
+}
+
 // The one path every change takes: into the storage, the saver's record, and then to observers.
-extension StorageContext {
+extension ChangeLog {
     // MARK: Changing values: the one commit-and-announce path
 
     /// Stores `object` under `name` (`nil` removes it) and has the saver record it, as one step in the
@@ -33,7 +90,7 @@ extension StorageContext {
         // later listing must not bring it back.
         if !order.deferred.isEmpty { order.deferred[ExactText(name)] = nil }
         // A name nothing in this storage bound has no tracked name and no observers: observing binds.
-        guard let tracked = tracked ?? trackedName(name), Propagation.isOn else {
+        guard let tracked = tracked ?? names.trackedName(name), Propagation.isOn else {
             commitToStorage(object, forName: name, in: &order)
             if order.cloudSync != nil { noteForSync(object, forName: name, in: &order) }
             return nil
@@ -121,7 +178,7 @@ extension StorageContext {
         var written: [(name: String, oldObject: Any?)] = []
         for (name, object, oldObject) in incoming.map({ ($0.name, $0.object, storage.object(forKey: $0.name)) }) {
             if deferringUnused {
-                if oldObject == nil, trackedName(name) == nil {
+                if oldObject == nil, names.trackedName(name) == nil {
                     order.deferred[ExactText(name)] = object
                     continue
                 }
@@ -159,7 +216,7 @@ extension StorageContext {
         let observers = observers.observers(of: name)
         expect(sequence, by: observers)
         let commit = Commit(
-            tracked: trackedName(name), observers: observers,
+            tracked: names.trackedName(name), observers: observers,
             change: ObjectChange(oldObject: oldObject, newObject: newObject, sequence: sequence))
         guard order.isExclusiveThread else { return commit }
         order.keep(commit)

@@ -1,7 +1,7 @@
 import Foundation
 
 // What is stored, without registered defaults and launch arguments.
-extension StorageContext {
+extension ChangeLog {
     // MARK: Reading what is stored
 
     /// Every stored value, without registered defaults and launch arguments, if the storage can list them.
