@@ -1,17 +1,18 @@
 import Foundation
 
-// Changes made by other means than the library's writes, for a storage that reports them.
+// Changes made by other means than the library's writes, for a storage that reports them. The storage's
+// reports reach the log through its context, held weakly (`context`): a weak reference to the log
+// itself would give it a side table, and every retain of it on the write path would cost more.
 extension ChangeLog {
     // MARK: Changes made by other means (ExternallyChangingStorage)
 
     /// Watches `name` from now on, observers or not, so that Swift's Observation hears changes made by
     /// other means. Cheap when the name is watched already (a SwiftUI view asks at each update).
-    func keepWatchingExternalChanges(of name: String) {
-        prepareDomain()
+    func keepWatchingExternalChanges(of name: String, of context: StorageContext, _ prepared: DomainPrepared) {
         guard externalStorage != nil, order.withLockedValue({ $0.watchedForObservation.insert(name).inserted }) else {
             return
         }
-        watchExternalChanges(of: name)
+        watchExternalChanges(of: name, of: context)
     }
 
     /// Whether `name` must be watched: it has observers, or Observation asked.
@@ -22,13 +23,15 @@ extension ChangeLog {
     /// Watches `name` while it has observers (or `keepWatchingExternalChanges` asked), and stops when it
     /// has none. Called when a name gets its first observer or loses its last, in any order: it looks at
     /// the registry each time.
-    func watchExternalChanges(of name: String) {
+    func watchExternalChanges(of name: String, of context: StorageContext) {
         guard let externalStorage, externalStorage.canWatchChanges(ofKey: name) else { return }
         // The storage's own locks (key-value observing's) are never taken in the order of changes (under `order`'s lock): a report
         // on another thread may be waiting for that lock while holding them.
         var started: (any ExternalChangeWatch)?
         if order.withLockedValue({ needsWatching(name, in: $0) && $0.externalWatches[name] == nil }) {
-            started = externalStorage.watchChanges(ofKey: name) { [weak self] in self?.externalChange(of: name) }
+            started = externalStorage.watchChanges(ofKey: name) { [weak context] in
+                context?.log.externalChange(of: name, of: context)
+            }
         }
         let unused = order.withLockedValue { order -> [any ExternalChangeWatch] in
             let stillObserved = needsWatching(name, in: order)
@@ -51,24 +54,24 @@ extension ChangeLog {
     /// Never waits for the write order: a storage may report while holding a lock of its own, which a
     /// commit holding the write order may be waiting for (in `object(forKey:)`). When the write order is
     /// taken, the report is read again on the library's report queue once it is free.
-    func externalChange(of name: String) {
+    func externalChange(of name: String, of context: StorageContext?) {
         if let writing = writingThread.withLockedValue({ $0 }), writing.thread == ObjectIdentifier(Thread.current),
             writing.name == name
         {
             return
         }
         guard let commit = order.withLockedValueIfFree({ externalCommit(of: name, in: &$0) }) else {
-            return readAgainLater(name)
+            return readAgainLater(name, of: context)
         }
         if let commit { announce(commit) }
     }
 
     /// Reads `name` again on the report queue, once per name however many reports come meanwhile.
-    func readAgainLater(_ name: String) {
-        reports.readAgainLater(name) { [weak self] in
-            guard let self else { return }
-            let commit = order.withLockedValue { externalCommit(of: name, in: &$0) }
-            if let commit { announce(commit) }
+    func readAgainLater(_ name: String, of context: StorageContext?) {
+        reports.readAgainLater(name) { [weak context] in
+            guard let log = context?.log else { return }
+            let commit = log.order.withLockedValue { log.externalCommit(of: name, in: &$0) }
+            if let commit { log.announce(commit) }
         }
     }
 

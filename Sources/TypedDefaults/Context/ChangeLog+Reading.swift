@@ -5,8 +5,7 @@ extension ChangeLog {
     // MARK: Reading what is stored
 
     /// Every stored value, without registered defaults and launch arguments, if the storage can list them.
-    func storedValues() -> [String: Any]? {
-        prepareDomain()
+    func storedValues(_ prepared: DomainPrepared) -> [String: Any]? {
         if saver != nil { bringInDeferred() }
         return storedValuesInOrder()
     }
@@ -25,7 +24,7 @@ extension ChangeLog {
     /// library registered (or there is none). Else the storage's listing decides (for `UserDefaults`, a
     /// copy of the whole domain). A backend that cannot list its values cannot tell a stored value equal
     /// to the registered default from the default itself.
-    func storedObject(forName name: String) -> Any? {
+    func storedObject(forName name: String, _ prepared: DomainPrepared) -> Any? {
         var read = storage.object(forKey: name)
         // A value another process saved for a name this process had not used is put aside: in first.
         if read == nil, saver != nil {
@@ -33,17 +32,19 @@ extension ChangeLog {
             read = storage.object(forKey: name)
         }
         guard let object = read else { return nil }
-        return storedObject(object, forName: name, inOrder: false)
+        return storedObject(object, forName: name, prepared: prepared)
     }
 
     /// `storedObject`, inside the order of changes (the caller brought in what was put aside for `name`).
     func storedObjectInOrder(forName name: String) -> Any? {
         guard let object = storage.object(forKey: name) else { return nil }
-        return storedObject(object, forName: name, inOrder: true)
+        return storedObject(object, forName: name, prepared: nil)
     }
 
     /// Whether `object`, what a read of `name` gave, is stored, or a registered default or launch argument.
-    private func storedObject(_ object: Any, forName name: String, inOrder: Bool) -> Any? {
+    /// `prepared` nil: inside the order of changes (`storedObjectInOrder`).
+    private func storedObject(_ object: Any, forName name: String, prepared: DomainPrepared?) -> Any? {
+        let inOrder = prepared == nil
         let record = names.record(of: name)
         let isArgument = LaunchArguments.names.contains(name)
         if !isArgument, let record {
@@ -63,7 +64,7 @@ extension ChangeLog {
             default: break
             }
         }
-        if let stored = inOrder ? storedValuesInOrder() : storedValues() { return stored[name] }
+        if let stored = prepared.map(storedValues) ?? storedValuesInOrder() { return stored[name] }
         return propertyListsEqual(object, record?.defaultObject) ? nil : object
     }
 }

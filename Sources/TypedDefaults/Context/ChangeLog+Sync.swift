@@ -4,16 +4,16 @@ import Foundation
 extension ChangeLog {
     // MARK: Syncing through a cloud
 
-    /// Syncs `names` through `cloud` from now on. The first call chooses the cloud; later calls add names.
+    /// Syncs `names` of `context`'s storage through `cloud` from now on. The first call chooses the
+    /// cloud; later calls add names.
     func sync(
-        _ names: [String], cloud: any CloudKeyValueStore, debounce: TimeInterval?,
-        clock: @escaping @Sendable () -> Double
+        _ prepared: DomainPrepared, _ names: [String], of context: StorageContext, cloud: any CloudKeyValueStore,
+        debounce: TimeInterval?, clock: @escaping @Sendable () -> Double
     ) {
-        prepareDomain()
         var engine = order.withLockedValue { $0.cloudSync }
         if engine == nil {
             // Made outside the order's lock: it reads the storage.
-            let made = CloudSync(cloud: cloud, context: self, debounce: debounce, clock: clock)
+            let made = CloudSync(cloud: cloud, context: context, debounce: debounce, clock: clock)
             engine = order.withLockedValue { order in
                 if order.cloudSync == nil { order.cloudSync = made }
                 return order.cloudSync
@@ -21,7 +21,7 @@ extension ChangeLog {
         }
         engine?.start(names)
         // A change made by other means (the plain API, an app extension: Apple platforms) is pushed too.
-        for name in names { keepWatchingExternalChanges(of: name) }
+        for name in names { keepWatchingExternalChanges(of: name, of: context, prepared) }
     }
 
     /// A change of `name` made on this device: versioned for the sync, if the name is synced, and the

@@ -5,9 +5,10 @@ import Foundation
 /// takes its number here, under one lock (`order`), and is announced to observers once no lock is held.
 /// Steps that run alone (`modify`, a move, a migration) take turns on `modifyLock`.
 ///
-/// Also the saver's receiver (`SavedChangeReceiver`): what other processes saved comes in through the
-/// same path.
-final class ChangeLog: SavedChangeReceiver, @unchecked Sendable {
+/// What other processes saved comes in through the same path (`applySavedElsewhere`, through the
+/// context, the saver's receiver). An operation that reaches the storage without binding a name takes a
+/// `DomainPrepared`: the domain is ready before it takes any lock of the log's.
+final class ChangeLog: @unchecked Sendable {
     // @unchecked: `storage` is required to be thread-safe (see `KeyValueStorage`); every other field is
     // a `let`, and the mutable state lives in the lock-owning types they hold.
     let storage: any KeyValueStorage
@@ -47,14 +48,6 @@ final class ChangeLog: SavedChangeReceiver, @unchecked Sendable {
         self.names = names
     }
 
-    /// Makes the domain ready for use, once per process (Linux: watched for other processes' saves, which
-    /// come in here, and read by Foundation, whose listing of a domain it has not read yet is empty for
-    /// good). The one path to a prepared domain: binding a name calls it, and so does every operation
-    /// that reaches the storage without binding (listings, removal, `flush`, `modify`, `sync`, watches),
-    /// before it takes any lock of the log's.
-    func prepareDomain() {
-        saver?.prepare(receivingIn: self)
-    }
 }
 
 // The one path every change takes: into the storage, the saver's record, and then to observers.
@@ -117,10 +110,10 @@ extension ChangeLog {
     /// commits. `body` runs with the write order held: it must not call the library. Observers hear of
     /// the changes when the step ends, once every lock is released (`exclusively`), whichever way it ends.
     func compoundStep<Result>(
-        names: [String],
+        _ prepared: DomainPrepared, names: [String],
         _ body: (_ read: (String) -> Any?, _ write: (Any?, String) -> Void) throws -> Result
     ) throws -> Result {
-        try exclusively {
+        try exclusively(prepared) {
             try order.withLockedValue { order throws -> Result in
                 // Values put aside for these names are the storage's before the step reads them. The
                 // changes are numbered on the step's thread: the step keeps them to announce.
@@ -311,14 +304,15 @@ extension ChangeLog {
     /// `body` joins the step that runs; `refusingNested` names an operation that cannot join one
     /// (`modify` inside a transform), which is refused with ``DefaultsError/calledInsideModify(operation:)``
     /// instead of waiting for itself.
-    func exclusively<Result>(refusingNested operation: String? = nil, _ body: () throws -> Result) throws
+    func exclusively<Result>(
+        _ prepared: DomainPrepared, refusingNested operation: String? = nil, _ body: () throws -> Result
+    ) throws
         -> Result
     {
         if isInExclusiveStep() {
             if let operation { throw DefaultsError.calledInsideModify(operation: operation) }
             return try body()
         }
-        prepareDomain()
         var announcements: [Commit] = []
         // Declared first, so it runs last: after the step's locks are released.
         defer { announce(announcements) }
@@ -339,9 +333,8 @@ extension ChangeLog {
     }
 
     /// Saves pending writes now (Linux), then pushes the synced names' changes not pushed yet.
-    func flush() throws {
+    func flush(_ prepared: DomainPrepared) throws {
         if isInExclusiveStep() { throw DefaultsError.calledInsideModify(operation: "flush()") }
-        prepareDomain()
         try saver?.flush()
         let refused = order.withLockedValue({ $0.cloudSync })?.push() ?? []
         // One error is thrown; the others would be lost with it, so they are reported.
@@ -350,11 +343,10 @@ extension ChangeLog {
     }
 
     /// Removes every value of the domain from memory and disk; observers hear of each change a read sees.
-    func removeDomain() {
+    func removeDomain(_ prepared: DomainPrepared) {
         if isInExclusiveStep() {
             return ErrorReporting.report(DefaultsError.calledInsideModify(operation: "removeSuite(named:)"))
         }
-        prepareDomain()
         guard let saver else {
             if let domain { domainStorage?.removeValues(in: domain) }
             return

@@ -69,7 +69,7 @@ extension StorageContext {
         guard let record, let registered = record.defaultObject, !record.agreesOnDefault(with: key),
             !LaunchArguments.names.contains(name), propertyListsEqual(object, registered)
         else { return object }
-        guard let stored = log.storedValues() else { return object }
+        guard let stored = log.storedValues(prepareDomain()) else { return object }
         return stored[name]
     }
 

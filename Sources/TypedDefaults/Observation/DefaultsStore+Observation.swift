@@ -164,7 +164,9 @@ extension DefaultsStore {
     ///
     /// - Parameter keys: The keys whose changes elsewhere Observation must hear.
     public func trackChangesElsewhere<each Value>(of keys: repeat UserDefaultTypedKey<each Value>) {
-        for name in registeringStoredNames(repeat each keys) { context.log.keepWatchingExternalChanges(of: name) }
+        for name in registeringStoredNames(repeat each keys) {
+            context.log.keepWatchingExternalChanges(of: name, of: context, context.prepareDomain())
+        }
     }
 
     /// Registers `onChange`, called with nothing, for the changes of `key`. Not generic over a pack: a

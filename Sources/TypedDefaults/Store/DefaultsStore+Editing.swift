@@ -18,7 +18,7 @@ extension DefaultsStore {
     package func editObjects(names: [String], _ edit: (inout [String: Any]) throws -> Void) throws {
         func stored(_ name: String) -> String { joinedName(keyPrefix, canonicalName(name)) }
         var failure: (any Error)?
-        try context.log.compoundStep(names: names.map(stored)) { read, write in
+        try context.log.compoundStep(context.prepareDomain(), names: names.map(stored)) { read, write in
             var objects: [String: Any] = [:]
             for name in names {
                 if let object = read(stored(name)) { objects[name] = object }

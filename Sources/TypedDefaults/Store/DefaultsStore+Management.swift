@@ -61,7 +61,7 @@ extension DefaultsStore {
     /// What the storage holds, without registered defaults. For a backend that cannot list its values,
     /// the names used in this process whose value differs from the registered default.
     private func storedObjects() -> [String: Any] {
-        if let stored = context.log.storedValues() { return stored }
+        if let stored = context.log.storedValues(context.prepareDomain()) { return stored }
         var values: [String: Any] = [:]
         for (name, defaultObject) in context.registeredDefaults() {
             if let object = context.storage.object(forKey: name), !propertyListsEqual(object, defaultObject) {
@@ -120,7 +120,9 @@ extension DefaultsStore {
     /// spelling moves to the composed one keys store under. Nothing stored under `from`: no step is
     /// taken (on Linux it would take the file lock), so calling it on every launch costs a read.
     func move(from: String, to: String, converting convert: (Any) -> Any?) -> Bool {
-        guard !from.utf8.elementsEqual(to.utf8), var object = context.log.storedObject(forName: from) else {
+        guard !from.utf8.elementsEqual(to.utf8),
+            var object = context.log.storedObject(forName: from, context.prepareDomain())
+        else {
             return false
         }
         for _ in 0..<Self.conversionTries {
@@ -131,7 +133,7 @@ extension DefaultsStore {
             }
             var outcome = Outcome.nothingToMove
             do {
-                try context.log.compoundStep(names: [from, to]) { read, write in
+                try context.log.compoundStep(context.prepareDomain(), names: [from, to]) { read, write in
                     guard read(to) == nil, let now = read(from) else { return }
                     guard propertyListsEqual(now, object, by: .exact) else {
                         outcome = .changedMeanwhile(now)

@@ -161,7 +161,7 @@ public final class DefaultsStore: Sendable {
         try refuseIfNameless(key)
         let name = nameInStorage(key)
         let binding = context.bind(key, as: name)
-        return try context.log.exclusively(refusingNested: "modify") {
+        return try context.log.exclusively(context.prepareDomain(), refusingNested: "modify") {
             var value = Self.value(of: key, from: context.read(key, as: name, bound: binding))
             try transform(&value)
             let object = value.userDefaultsObject
@@ -183,7 +183,7 @@ public final class DefaultsStore: Sendable {
     /// suite's file held (a name with non-ASCII characters excepted), and a listing of the storage
     /// elsewhere (for `UserDefaults`, a copy of the domain).
     public func hasKey<Value>(_ key: UserDefaultTypedKey<Value>) -> Bool {
-        !key.isNameless && context.log.storedObject(forName: registeringStoredName(key)) != nil
+        !key.isNameless && context.log.storedObject(forName: registeringStoredName(key), context.prepareDomain()) != nil
     }
 
     /// Removes the stored value for `key`, so that reads give its default again.
@@ -266,7 +266,7 @@ public final class DefaultsStore: Sendable {
     /// ``DefaultsError/syncRefused(key:reason:)``; when several are refused, one is thrown and the others
     /// go to ``ErrorReporting``.
     public func flush() throws {
-        try context.log.flush()
+        try context.log.flush(context.prepareDomain())
     }
 
     // MARK: Suites
@@ -275,7 +275,7 @@ public final class DefaultsStore: Sendable {
     /// `UserDefaults.removeSuite(named:)` does on Apple platforms. Writes not saved yet are dropped, not
     /// saved later; observers of the suite hear of each value a read then gives differently (Linux).
     public static func removeSuite(named suiteName: String) {
-        StorageContext.forSuite(suiteName)?.log.removeDomain()
+        if let context = StorageContext.forSuite(suiteName) { context.log.removeDomain(context.prepareDomain()) }
     }
 }
 

@@ -38,14 +38,14 @@ final class CloudSync: @unchecked Sendable {
     }
 
     let cloud: any CloudKeyValueStore
-    private weak var context: ChangeLog?
+    private weak var context: StorageContext?
     private let debounce: TimeInterval?
     private let clock: @Sendable () -> Double
     /// The synced names and their versions (`SyncState`), behind their lock.
     private let state: Locked<SyncState>
 
     init(
-        cloud: any CloudKeyValueStore, context: ChangeLog, debounce: TimeInterval?,
+        cloud: any CloudKeyValueStore, context: StorageContext, debounce: TimeInterval?,
         clock: @escaping @Sendable () -> Double
     ) {
         self.cloud = cloud
@@ -69,7 +69,7 @@ final class CloudSync: @unchecked Sendable {
         guard let context else { return }
         let added = state.withLockedValue { state in newNames.filter { !state.names.contains($0) } }
         guard !added.isEmpty else { return }
-        let stored = added.map { (name: $0, object: context.storedObject(forName: $0)) }
+        let stored = added.map { (name: $0, object: context.log.storedObject(forName: $0, context.prepareDomain())) }
         let now = clock()
         state.withLockedValue { state in
             for (name, object) in stored {
@@ -167,7 +167,7 @@ final class CloudSync: @unchecked Sendable {
         guard let context else { return }
         for name in names {
             guard let raw = cloud.object(forKey: name) else { continue }
-            context.applyFromCloud(CloudEntry(cloudObject: raw, now: clock()), forName: name, sync: self)
+            context.log.applyFromCloud(CloudEntry(cloudObject: raw, now: clock()), forName: name, sync: self)
         }
     }
 

@@ -23,7 +23,8 @@ extension DefaultsStore {
     public func sync<each Value>(_ keys: repeat UserDefaultTypedKey<each Value>) {
         guard let cloud = SystemCloud.store else { return }
         context.log.sync(
-            registeringStoredNames(repeat each keys), cloud: cloud, debounce: 1,
+            context.prepareDomain(),
+            registeringStoredNames(repeat each keys), of: context, cloud: cloud, debounce: 1,
             clock: { Date().timeIntervalSinceReferenceDate })
     }
 
@@ -33,7 +34,10 @@ extension DefaultsStore {
         _ keys: repeat UserDefaultTypedKey<each Value>, through cloud: any CloudKeyValueStore,
         debounce: TimeInterval?, clock: @escaping @Sendable () -> Double
     ) {
-        context.log.sync(registeringStoredNames(repeat each keys), cloud: cloud, debounce: debounce, clock: clock)
+        context.log.sync(
+            context.prepareDomain(), registeringStoredNames(repeat each keys), of: context, cloud: cloud,
+            debounce: debounce,
+            clock: clock)
     }
 }
 
