@@ -278,7 +278,7 @@ extension ChangeLog {
         // One form of a name at a time (Linux: see `otherForms(of:)`), where a saver saves the domain.
         // ASCII text has one form: asked here, with a scan of the name's bytes, no call is made for it.
         var others: [String] = []
-        if let saver, !isASCII(name) {
+        if saver != nil, !isASCII(name) {
             others = otherForms(of: name)
             for other in others { storage.removeObject(forKey: other) }
         }
