@@ -7,11 +7,17 @@ extension ChangeLog {
     /// Every stored value, without registered defaults and launch arguments, if the storage can list them.
     func storedValues(_ prepared: DomainPrepared) -> [String: Any]? {
         if saver != nil { bringInDeferred() }
-        return storedValuesInOrder()
+        return listing()
     }
 
-    /// `storedValues`, without bringing in the values put aside: callable inside the order of changes (`order`'s lock).
-    func storedValuesInOrder() -> [String: Any]? {
+    /// `storedValues`, inside the order of changes (`held`), where the values put aside cannot be
+    /// brought in (that takes the order's lock): a step brings in those of its names first.
+    func storedValues(_ held: borrowing WriteOrderHeld) -> [String: Any]? {
+        listing()
+    }
+
+    /// What the storage lists, as it is.
+    private func listing() -> [String: Any]? {
         if let saver { return saver.storedValues() }
         if let domainStorage, let domain { return domainStorage.storedValues(in: domain) }
         return storage.storedValues()
@@ -35,14 +41,15 @@ extension ChangeLog {
         return storedObject(object, forName: name, prepared: prepared)
     }
 
-    /// `storedObject`, inside the order of changes (the caller brought in what was put aside for `name`).
-    func storedObjectInOrder(forName name: String) -> Any? {
+    /// `storedObject`, inside the order of changes (`held`; the step brought in what was put aside for
+    /// `name`).
+    func storedObject(forName name: String, _ held: borrowing WriteOrderHeld) -> Any? {
         guard let object = storage.object(forKey: name) else { return nil }
         return storedObject(object, forName: name, prepared: nil)
     }
 
     /// Whether `object`, what a read of `name` gave, is stored, or a registered default or launch argument.
-    /// `prepared` nil: inside the order of changes (`storedObjectInOrder`).
+    /// `prepared` nil: inside the order of changes.
     private func storedObject(_ object: Any, forName name: String, prepared: DomainPrepared?) -> Any? {
         let inOrder = prepared == nil
         let record = names.record(of: name)
@@ -64,7 +71,7 @@ extension ChangeLog {
             default: break
             }
         }
-        if let stored = prepared.map(storedValues) ?? storedValuesInOrder() { return stored[name] }
+        if let stored = prepared.map({ storedValues($0) }) ?? listing() { return stored[name] }
         return propertyListsEqual(object, record?.defaultObject) ? nil : object
     }
 }

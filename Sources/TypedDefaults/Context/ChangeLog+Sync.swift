@@ -27,7 +27,8 @@ extension ChangeLog {
     /// A change of `name` made on this device: versioned for the sync, if the name is synced, and the
     /// versions kept beside the values.
     func noteForSync(_ object: Any?, forName name: String, in order: inout ChangeOrder) {
-        guard name != CloudSync.recordName, let saved = order.cloudSync?.localChange(name, object: object) else {
+        guard name != CloudSync.recordName, let saved = order.cloudSync?.localChange(name, object: object, order.held)
+        else {
             return
         }
         commitToStorage(saved, forName: CloudSync.recordName, in: &order)
@@ -39,7 +40,7 @@ extension ChangeLog {
         // A value `UserDefaults` cannot hold (a null, a set): this device keeps its own.
         if let object = entry.object, !isStorablePropertyList(object) { return }
         let commit = order.withLockedValue { order -> Commit? in
-            guard let saved = sync.acceptCloud(entry, forName: name) else { return nil }
+            guard let saved = sync.acceptCloud(entry, forName: name, order.held) else { return nil }
             let oldObject = storage.object(forKey: name)
             commitToStorage(entry.object, forName: name, in: &order)
             commitToStorage(saved, forName: CloudSync.recordName, in: &order)

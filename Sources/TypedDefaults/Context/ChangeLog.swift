@@ -95,7 +95,7 @@ extension ChangeLog {
         if order.cloudSync != nil { noteForSync(object, forName: name, in: &order) }
         let sequence = order.nextNumber()
         let newObject = observers.isEmpty ? nil : storage.object(forKey: name)
-        expect(sequence, by: observers)
+        expect(sequence, by: observers, order.held)
         let change = ObjectChange(oldObject: oldObject, newObject: newObject, sequence: sequence)
         return Commit(tracked: tracked, observers: observers, change: change)
     }
@@ -120,7 +120,7 @@ extension ChangeLog {
                 let unannounced = applyInOrder(takeDeferred(names, from: &order), in: &order)
                 assert(unannounced.isEmpty, "a change numbered in a step is the step's to announce")
                 return try body(
-                    { storedObjectInOrder(forName: $0) },
+                    { storedObject(forName: $0, order.held) },
                     { object, name in
                         // This is the step's thread: the step announces the change when it ends.
                         if let commit = commitInOrder(object, forName: name, tracked: nil, in: &order) {
@@ -207,7 +207,7 @@ extension ChangeLog {
     {
         let sequence = order.nextNumber()
         let observers = observers.observers(of: name)
-        expect(sequence, by: observers)
+        expect(sequence, by: observers, order.held)
         let commit = Commit(
             tracked: names.trackedName(name), observers: observers,
             change: ObjectChange(oldObject: oldObject, newObject: newObject, sequence: sequence))
@@ -216,10 +216,10 @@ extension ChangeLog {
         return nil
     }
 
-    /// Tells `observers` that change `sequence` is theirs, in the order of changes: those that get changes
-    /// in commit order (a stream) wait for it. Called in the order of changes, where the change is numbered.
-    func expect(_ sequence: UInt64, by observers: [Observer]) {
-        for observer in observers { observer.expect(sequence) }
+    /// Tells `observers` that change `sequence` is theirs, in the order of changes (`held`), where the
+    /// change is numbered: those that get changes in commit order (a stream) wait for it.
+    func expect(_ sequence: UInt64, by observers: [Observer], _ held: borrowing WriteOrderHeld) {
+        for observer in observers { observer.expect(sequence, held) }
     }
 
     func announce(_ commits: [Commit]) {

@@ -35,9 +35,9 @@ final class Observer: @unchecked Sendable {
         self.callback = callback
     }
 
-    /// `sequence` was committed for this observer. Called in the storage's order of changes, where the
+    /// `sequence` was committed for this observer, in the storage's order of changes (`held`), where the
     /// change is numbered, so that the numbers come in order.
-    func expect(_ sequence: UInt64) {
+    func expect(_ sequence: UInt64, _ held: borrowing WriteOrderHeld) {
         turns.withLockedValue(waking: false) { $0.expected.append(sequence) }
     }
 

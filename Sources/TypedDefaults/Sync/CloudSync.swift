@@ -93,10 +93,9 @@ final class CloudSync: @unchecked Sendable {
 
     // MARK: Changes made here
 
-    /// A change of `name` made on this device, called with the storage's order of changes held (see
-    /// `StorageContext`): versioned and marked for the push. Returns what to keep under `recordName`,
-    /// or nil when `name` is not synced.
-    func localChange(_ name: String, object: Any?) -> [String: Any]? {
+    /// A change of `name` made on this device, in the storage's order of changes (`held`): versioned and
+    /// marked for the push. Returns what to keep under `recordName`, or nil when `name` is not synced.
+    func localChange(_ name: String, object: Any?, _ held: borrowing WriteOrderHeld) -> [String: Any]? {
         let now = clock()
         let (saved, schedule) = state.withLockedValue { state -> ([String: Any]?, Bool) in
             guard state.names.contains(name) else { return (nil, false) }
@@ -108,9 +107,9 @@ final class CloudSync: @unchecked Sendable {
     }
 
     /// Whether `entry` may replace this device's value of `name`: it is newer than this device's
-    /// version, or this device has none. Called with the storage's order of changes held, so no local
-    /// change slips in between the decision and the write. Returns what to keep under `recordName`.
-    func acceptCloud(_ entry: CloudEntry, forName name: String) -> [String: Any]? {
+    /// version, or this device has none. In the storage's order of changes (`held`), so no local change
+    /// slips in between the decision and the write. Returns what to keep under `recordName`.
+    func acceptCloud(_ entry: CloudEntry, forName name: String, _ held: borrowing WriteOrderHeld) -> [String: Any]? {
         let (saved, schedule) = state.withLockedValue { state -> ([String: Any]?, Bool) in
             guard state.names.contains(name) else { return (nil, false) }
             state.newestTime = max(state.newestTime, entry.stamp.time)

@@ -109,9 +109,9 @@
             }
         }
 
-        /// Removes temporary files left by a save that was killed. Called under the file lock: no other
+        /// Removes temporary files left by a save that was killed. Under the file lock (`locked`): no other
         /// save is writing one then.
-        func removeStaleTemporaryFiles() {
+        func removeStaleTemporaryFiles(_ locked: borrowing FileLockHeld) {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
             for name in names where name.hasPrefix(temporaryPrefix) {
                 System.unlink(directory + "/" + name)

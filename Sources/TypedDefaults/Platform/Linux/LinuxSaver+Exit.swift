@@ -28,10 +28,10 @@
                 guard pending.isEmpty(before: deadline) != true || !save.putBacks.isEmpty else { return }
                 do {
                     if case .heldHere(holdsFileLock: true) = turn {
-                        _ = try savePendingLocked(to: file, atExit: deadline, in: &save)
+                        _ = try savePendingLocked(to: file, atExit: deadline, in: &save, file.lockHeldAtExit())
                     } else {
-                        _ = try file.withLock(before: deadline) {
-                            try savePendingLocked(to: file, atExit: deadline, in: &save)
+                        _ = try file.withLock(before: deadline) { locked in
+                            try savePendingLocked(to: file, atExit: deadline, in: &save, locked)
                         }
                     }
                 } catch {

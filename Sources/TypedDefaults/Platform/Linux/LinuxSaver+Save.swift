@@ -25,7 +25,9 @@
             }
             guard pending.isEmpty() == false || !save.putBacks.isEmpty else { return nil }
             do {
-                let saved = try saves.withFileLock(file, in: &save) { try savePendingLocked(to: file, in: &$0) }
+                let saved = try saves.withFileLock(file, in: &save) { save, locked in
+                    try savePendingLocked(to: file, in: &save, locked)
+                }
                 queueBringIn(saved.changedElsewhere, saving: saved.changes, in: &save)
                 return saved.notice
             } catch {
@@ -48,13 +50,13 @@
             }
         }
 
-        /// Saves every pending write into `file`, whose lock this process holds, and says what others saved
-        /// there meanwhile.
+        /// Saves every pending write into `file`, whose lock this process holds (`locked`), and says what
+        /// others saved there meanwhile.
         ///
         /// With `atExit`, waits for the pending writes' lock only until then.
-        func savePendingLocked(to file: SuiteFile, atExit deadline: Date? = nil, in save: inout SaveState) throws
-            -> Saved
-        {
+        func savePendingLocked(
+            to file: SuiteFile, atExit deadline: Date? = nil, in save: inout SaveState, _ locked: borrowing FileLockHeld
+        ) throws -> Saved {
             guard let changes = pending.take(before: deadline) else {
                 throw DefaultsError.saveFailed(suite: domain, reason: "the pending writes stayed locked at exit")
             }
@@ -62,7 +64,7 @@
             do {
                 if !save.removedStaleTemporaryFiles {
                     save.removedStaleTemporaryFiles = true
-                    file.removeStaleTemporaryFiles()
+                    file.removeStaleTemporaryFiles(locked)
                 }
                 var looks: [FileState] = []
                 var notice: DefaultsError?
@@ -155,7 +157,7 @@
             var notice: DefaultsError?
             let result = try saves.withSaving { save in
                 do {
-                    return try saves.withFileLock(file, in: &save) { save in
+                    return try saves.withFileLock(file, in: &save) { save, locked in
                         let state = try look(at: file, movingAsideUnreadable: true, in: &save)
                         notice = state.notice
                         // The body reads what others saved: it is in memory before the body runs. The
@@ -165,7 +167,7 @@
                         let unannounced = applyQueued()
                         assert(unannounced.isEmpty, "a change numbered in a step is the step's to announce")
                         let result = try body()
-                        let saved = try savePendingLocked(to: file, in: &save)
+                        let saved = try savePendingLocked(to: file, in: &save, locked)
                         queueBringIn(saved.changedElsewhere, saving: saved.changes, in: &save)
                         notice = notice ?? saved.notice
                         return result

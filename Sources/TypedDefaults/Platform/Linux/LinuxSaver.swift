@@ -130,7 +130,7 @@
             saves.withSaving { save in
                 save.known = nil
                 do {
-                    try saves.withFileLock(file, in: &save) { _ in file.removeFile() }
+                    try saves.withFileLock(file, in: &save) { _, _ in file.removeFile() }
                     save.forgetKnownContents()
                 } catch {
                     ErrorReporting.report(reported(error))
@@ -165,8 +165,8 @@
                     return nil
                 }
                 do {
-                    return try saves.withFileLock(file, in: &save) {
-                        try look(at: file, movingAsideUnreadable: true, in: &$0).notice
+                    return try saves.withFileLock(file, in: &save) { save, _ in
+                        try look(at: file, movingAsideUnreadable: true, in: &save).notice
                     }
                 } catch {
                     return reported(error)

@@ -35,13 +35,14 @@
         /// `body` holding `file`'s lock as well, recorded for the exit-time save. `save` is the turn's
         /// state, handed on to `body`: only a holder of the turn has it to give.
         func withFileLock<Result>(
-            _ file: SuiteFile, in save: inout SaveState, _ body: (inout SaveState) throws -> Result
+            _ file: SuiteFile, in save: inout SaveState,
+            _ body: (inout SaveState, borrowing FileLockHeld) throws -> Result
         ) throws -> Result {
             try LockOrder.holding(.suiteFile) {
-                try file.withLock {
+                try file.withLock { locked in
                     holder.withLockedValue { $0.holdsFileLock = true }
                     defer { holder.withLockedValue { $0.holdsFileLock = false } }
-                    return try body(&save)
+                    return try body(&save, locked)
                 }
             }
         }

@@ -44,10 +44,26 @@
             try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
 
-        /// Runs `body` holding the suite's file lock (see `withFileLock`), creating the folder first.
-        func withLock<Result>(before deadline: Date? = nil, _ body: () throws -> Result) throws -> Result {
+        /// Runs `body` holding the suite's file lock (see `withFileLock`), creating the folder first;
+        /// `body` gets the proof of it, for the work that needs the lock.
+        func withLock<Result>(before deadline: Date? = nil, _ body: (borrowing FileLockHeld) throws -> Result) throws
+            -> Result
+        {
             createDirectory()
-            return try withFileLock(at: lockPath, in: directory, before: deadline, body)
+            return try withFileLock(at: lockPath, in: directory, before: deadline) { try body(FileLockHeld()) }
         }
+
+        /// The proof of the file lock for the exit-time save on a thread that holds the lock further up
+        /// its stack and will never return there (`exit()` inside a save). Nothing else may call it.
+        func lockHeldAtExit() -> FileLockHeld {
+            FileLockHeld()
+        }
+    }
+
+    /// Proof that this process holds a suite's file lock (`SuiteFile.withLock`): the work that must run
+    /// under it (a save's reads and replace, removing stale temporary files) takes one. Not copyable, so
+    /// it cannot outlive the lock; made only in this file.
+    struct FileLockHeld: ~Copyable {
+        fileprivate init() {}
     }
 #endif
