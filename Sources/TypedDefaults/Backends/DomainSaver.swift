@@ -45,7 +45,5 @@ protocol SavedChangeReceiver: AnyObject, Sendable {
     /// Puts `changed` (name and object, `nil`: removed; each name once, by its bytes) into the storage,
     /// except names for which `isOwnWrite` is true (this process's own last write wins until it is
     /// saved), under the write order. Returns what must be announced once no lock is held.
-    func applySavedElsewhere(_ changed: [(name: String, object: Any?)], isOwnWrite: (String) -> Bool) -> [Commit]
-    /// Tells observers and Swift's Observation of `commits`. Called with no lock held.
-    func announce(_ commits: [Commit])
+    func bringIn(savedElsewhere changed: [(name: String, object: Any?)], isOwnWrite: (String) -> Bool) -> [Announcement]
 }

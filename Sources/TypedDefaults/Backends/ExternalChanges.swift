@@ -14,7 +14,7 @@ public protocol ExternallyChangingStorage: KeyValueStorage {
     /// thread, inside `set`, is allowed). Returns what stops it.
     ///
     /// `onChange` never waits for a lock of the library's: it may be called with a lock of the storage
-    /// held (the library then reads the value again a moment later, once its own order of changes is
+    /// held (the library then reads the value again a moment later, once its own write order is
     /// free). It may read the storage (`object(forKey:)`) on the calling thread, so a storage that
     /// reports with its own lock held makes that lock recursive.
     func watchChanges(ofKey key: String, _ onChange: @escaping @Sendable () -> Void) -> any ExternalChangeWatch

@@ -9,14 +9,15 @@ extension ChangeLog {
     /// Watches `name` from now on, observers or not, so that Swift's Observation hears changes made by
     /// other means. Cheap when the name is watched already (a SwiftUI view asks at each update).
     func keepWatchingExternalChanges(of name: String, of context: StorageContext, _ prepared: DomainPrepared) {
-        guard externalStorage != nil, order.withLockedValue({ $0.watchedForObservation.insert(name).inserted }) else {
+        guard externalStorage != nil, writeOrder.withLockedValue({ $0.watchedForObservation.insert(name).inserted })
+        else {
             return
         }
         watchExternalChanges(of: name, of: context)
     }
 
     /// Whether `name` must be watched: it has observers, or Observation asked.
-    func needsWatching(_ name: String, in order: ChangeOrder) -> Bool {
+    func needsWatching(_ name: String, in order: WriteOrder) -> Bool {
         order.watchedForObservation.contains(name) || !observers.observers(of: name).isEmpty
     }
 
@@ -25,15 +26,15 @@ extension ChangeLog {
     /// the registry each time.
     func watchExternalChanges(of name: String, of context: StorageContext) {
         guard let externalStorage, externalStorage.canWatchChanges(ofKey: name) else { return }
-        // The storage's own locks (key-value observing's) are never taken in the order of changes (under `order`'s lock): a report
+        // The storage's own locks (key-value observing's) are never taken under the write order: a report
         // on another thread may be waiting for that lock while holding them.
         var started: (any ExternalChangeWatch)?
-        if order.withLockedValue({ needsWatching(name, in: $0) && $0.externalWatches[name] == nil }) {
+        if writeOrder.withLockedValue({ needsWatching(name, in: $0) && $0.externalWatches[name] == nil }) {
             started = externalStorage.watchChanges(ofKey: name) { [weak context] in
                 context?.log.externalChange(of: name, of: context)
             }
         }
-        let unused = order.withLockedValue { order -> [any ExternalChangeWatch] in
+        let unused = writeOrder.withLockedValue { order -> [any ExternalChangeWatch] in
             let stillObserved = needsWatching(name, in: order)
             if stillObserved, order.externalWatches[name] == nil, let started {
                 order.externalWatches[name] = (started, storage.object(forKey: name))
@@ -60,23 +61,23 @@ extension ChangeLog {
         {
             return
         }
-        guard let commit = order.withLockedValueIfFree({ externalCommit(of: name, in: &$0) }) else {
+        guard let commit = writeOrder.withLockedValueIfFree({ numberedExternalChange(of: name, in: &$0) }) else {
             return readAgainLater(name, of: context)
         }
-        if let commit { announce(commit) }
+        commit?.deliver()
     }
 
     /// Reads `name` again on the report queue, once per name however many reports come meanwhile.
     func readAgainLater(_ name: String, of context: StorageContext?) {
         reports.readAgainLater(name) { [weak context] in
             guard let log = context?.log else { return }
-            let commit = log.order.withLockedValue { log.externalCommit(of: name, in: &$0) }
-            if let commit { log.announce(commit) }
+            let commit = log.writeOrder.withLockedValue { log.numberedExternalChange(of: name, in: &$0) }
+            commit?.deliver()
         }
     }
 
     /// The change a report of `name` stands for, if observers have not heard it yet.
-    func externalCommit(of name: String, in order: inout ChangeOrder) -> Commit? {
+    func numberedExternalChange(of name: String, in order: inout WriteOrder) -> Announcement? {
         guard let entry = order.externalWatches[name] else { return nil }
         let now = storage.object(forKey: name)
         if propertyListsEqual(now, entry.last, by: .exact) { return nil }

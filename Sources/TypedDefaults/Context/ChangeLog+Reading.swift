@@ -10,8 +10,8 @@ extension ChangeLog {
         return listing()
     }
 
-    /// `storedValues`, inside the order of changes (`held`), where the values put aside cannot be
-    /// brought in (that takes the order's lock): a step brings in those of its names first.
+    /// `storedValues`, inside the write order (`held`), where the values put aside cannot be
+    /// brought in (that takes the write order): a step brings in those of its names first.
     func storedValues(_ held: borrowing WriteOrderHeld) -> [String: Any]? {
         listing()
     }
@@ -41,7 +41,7 @@ extension ChangeLog {
         return storedObject(object, forName: name, prepared: prepared)
     }
 
-    /// `storedObject`, inside the order of changes (`held`; the step brought in what was put aside for
+    /// `storedObject`, inside the write order (`held`; the step brought in what was put aside for
     /// `name`).
     func storedObject(forName name: String, _ held: borrowing WriteOrderHeld) -> Any? {
         guard let object = storage.object(forKey: name) else { return nil }
@@ -49,7 +49,7 @@ extension ChangeLog {
     }
 
     /// Whether `object`, what a read of `name` gave, is stored, or a registered default or launch argument.
-    /// `prepared` nil: inside the order of changes.
+    /// `prepared` nil: inside the write order.
     private func storedObject(_ object: Any, forName name: String, prepared: DomainPrepared?) -> Any? {
         let inOrder = prepared == nil
         let record = names.record(of: name)

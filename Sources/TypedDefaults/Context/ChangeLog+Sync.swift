@@ -10,11 +10,11 @@ extension ChangeLog {
         _ prepared: DomainPrepared, _ names: [String], of context: StorageContext, cloud: any CloudKeyValueStore,
         debounce: TimeInterval?, clock: @escaping @Sendable () -> Double
     ) {
-        var engine = order.withLockedValue { $0.cloudSync }
+        var engine = writeOrder.withLockedValue { $0.cloudSync }
         if engine == nil {
-            // Made outside the order's lock: it reads the storage.
+            // Made outside the write order: it reads the storage.
             let made = CloudSync(cloud: cloud, context: context, debounce: debounce, clock: clock)
-            engine = order.withLockedValue { order in
+            engine = writeOrder.withLockedValue { order in
                 if order.cloudSync == nil { order.cloudSync = made }
                 return order.cloudSync
             }
@@ -26,28 +26,28 @@ extension ChangeLog {
 
     /// A change of `name` made on this device: versioned for the sync, if the name is synced, and the
     /// versions kept beside the values.
-    func noteForSync(_ object: Any?, forName name: String, in order: inout ChangeOrder) {
+    func noteForSync(_ object: Any?, forName name: String, in order: inout WriteOrder) {
         guard name != CloudSync.recordName, let saved = order.cloudSync?.localChange(name, object: object, order.held)
         else {
             return
         }
-        commitToStorage(saved, forName: CloudSync.recordName, in: &order)
+        storeAndRecord(saved, forName: CloudSync.recordName, in: &order)
     }
 
     /// Stores a value that came from the cloud, if it is newer than this device's, without pushing it
     /// back; observers and Swift's Observation hear it as any change.
-    func applyFromCloud(_ entry: CloudEntry, forName name: String, sync: CloudSync) {
+    func bringInFromCloud(_ entry: CloudEntry, forName name: String, sync: CloudSync) {
         // A value `UserDefaults` cannot hold (a null, a set): this device keeps its own.
         if let object = entry.object, !isStorablePropertyList(object) { return }
-        let commit = order.withLockedValue { order -> Commit? in
+        let commit = writeOrder.withLockedValue { order -> Announcement? in
             guard let saved = sync.acceptCloud(entry, forName: name, order.held) else { return nil }
             let oldObject = storage.object(forKey: name)
-            commitToStorage(entry.object, forName: name, in: &order)
-            commitToStorage(saved, forName: CloudSync.recordName, in: &order)
+            storeAndRecord(entry.object, forName: name, in: &order)
+            storeAndRecord(saved, forName: CloudSync.recordName, in: &order)
             let newObject = storage.object(forKey: name)
             if propertyListsEqual(oldObject, newObject, by: .exact) { return nil }
             return numberedChange(of: name, from: oldObject, to: newObject, in: &order)
         }
-        if let commit { announce(commit) }
+        commit?.deliver()
     }
 }

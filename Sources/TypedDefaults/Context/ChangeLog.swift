@@ -1,8 +1,8 @@
 import Foundation
 
-/// A storage's order of changes: every change to it (a write through the library, another process's
+/// A storage's write order: every change to it (a write through the library, another process's
 /// save, a report of another writer, a cloud value) goes into the storage and the saver's record and
-/// takes its number here, under one lock (`order`), and is announced to observers once no lock is held.
+/// takes its number here, under one lock (`writeOrder`), and is announced to observers once no lock is held.
 /// Steps that run alone (`modify`, a move, a migration) take turns on `modifyLock`.
 ///
 /// What other processes saved comes in through the same path (`applySavedElsewhere`, through the
@@ -25,9 +25,9 @@ final class ChangeLog: @unchecked Sendable {
 
     /// Makes `modify` calls over this storage take turns.
     let modifyLock = RankedLock(.modify)
-    /// The storage's order of changes and the state it guards (`ChangeOrder`): a value, the saver's
+    /// The storage's write order and the state it guards (`WriteOrder`): a value, the saver's
     /// record that it must be saved and the change's number change together (lock order: `LockRank`).
-    let order = RankedLocked(.writeOrder, ChangeOrder())
+    let writeOrder = RankedLocked(.writeOrder, WriteOrder())
     /// The thread storing a value while a name is watched: a report from inside that `set` (key-value
     /// observing reports every `set`, on the writing thread) is the write's own echo.
     /// With the name it stores: a report of another name from inside that `set` is not the echo.
@@ -55,56 +55,56 @@ extension ChangeLog {
     // MARK: Changing values: the one commit-and-announce path
 
     /// Stores `object` under `name` (`nil` removes it) and has the saver record it, as one step in the
-    /// storage's order of changes. Returns what observers and Swift's Observation must hear, to be passed
+    /// storage's write order. Returns what observers and Swift's Observation must hear, to be passed
     /// to `announce` once no lock is held; nil when nobody can be listening (a name never bound, or a
     /// write inside `withoutPropagation`).
     ///
     /// On the thread of a step that runs alone (a write inside `modify`'s transform), the step keeps the
     /// change and announces it when it ends: nil is returned then.
-    func commit(_ object: Any?, forName name: String, tracked: (any TrackedName)?) -> Commit? {
+    func commit(_ object: Any?, forName name: String, tracked: (any TrackedName)?) -> Announcement? {
         var stepRuns = false
-        let commit = order.withLockedValue { order in
+        let announcement = writeOrder.withLockedValue { order in
             stepRuns = order.exclusiveThread != nil
-            return commitInOrder(object, forName: name, tracked: tracked, in: &order)
+            return self.commit(object, forName: name, tracked: tracked, in: &order)
         }
-        // Tested out here, on a flag: the test inside `commitInOrder` made every write cost about 300
-        // instructions more (the gated path).
-        if stepRuns, let commit, keptByStep([commit]) { return nil }
-        return commit
+        // Tested out here, on a flag: the test inside the step in the write order made every write cost
+        // about 300 instructions more (the gated path).
+        if stepRuns, let announcement, keptByStep([announcement]) { return nil }
+        return announcement
     }
 
-    /// `commit`'s step, in the order of changes: for compound operations (`compoundStep`). Inlined into
+    /// `commit`'s step, in the write order: for compound operations (`compoundStep`). Inlined into
     /// `commit`: the write path's cost is gated.
     @inline(__always)
-    func commitInOrder(
-        _ object: Any?, forName name: String, tracked: (any TrackedName)?, in order: inout ChangeOrder
-    ) -> Commit? {
+    func commit(
+        _ object: Any?, forName name: String, tracked: (any TrackedName)?, in order: inout WriteOrder
+    ) -> Announcement? {
         // A value another process saved for the name and put aside here is replaced by this write: a
         // later listing must not bring it back.
         if !order.deferred.isEmpty { order.deferred[ExactText(name)] = nil }
         // A name nothing in this storage bound has no tracked name and no observers: observing binds.
         guard let tracked = tracked ?? names.trackedName(name), Propagation.isOn else {
-            commitToStorage(object, forName: name, in: &order)
+            storeAndRecord(object, forName: name, in: &order)
             if order.cloudSync != nil { noteForSync(object, forName: name, in: &order) }
             return nil
         }
-        // Looked up in the order of changes: an observer added before a change is committed hears it.
+        // Looked up in the write order: an observer added before a change is committed hears it.
         let observers = observers.observers(of: name)
         let oldObject = observers.isEmpty ? nil : storage.object(forKey: name)
-        commitToStorage(object, forName: name, in: &order)
+        storeAndRecord(object, forName: name, in: &order)
         if order.cloudSync != nil { noteForSync(object, forName: name, in: &order) }
         let sequence = order.nextNumber()
         let newObject = observers.isEmpty ? nil : storage.object(forKey: name)
-        expect(sequence, by: observers, order.held)
         let change = ObjectChange(oldObject: oldObject, newObject: newObject, sequence: sequence)
-        return Commit(tracked: tracked, observers: observers, change: change)
+        return Announcement(of: change, to: tracked, and: observers, order.held)
     }
 
-    func applySavedElsewhere(_ changed: [(name: String, object: Any?)], isOwnWrite: (String) -> Bool) -> [Commit] {
-        order.withLockedValue { applyInOrder(changed, isOwnWrite: isOwnWrite, deferringUnused: true, in: &$0) }
+    func bringIn(savedElsewhere changed: [(name: String, object: Any?)], isOwnWrite: (String) -> Bool) -> [Announcement]
+    {
+        writeOrder.withLockedValue { bringIn(changed, isOwnWrite: isOwnWrite, deferringUnused: true, in: &$0) }
     }
 
-    /// Runs `body` as one step of the storage's order of changes, atomic against every other write in
+    /// Runs `body` as one step of the storage's write order, atomic against every other write in
     /// this process and, on Linux, inside the suite's file lock against other processes' saves
     /// (`exclusively`): `read` gives what a name stores (values other processes saved are in), `write`
     /// commits. `body` runs with the write order held: it must not call the library. Observers hear of
@@ -114,16 +114,16 @@ extension ChangeLog {
         _ body: (_ read: (String) -> Any?, _ write: (Any?, String) -> Void) throws -> Result
     ) throws -> Result {
         try exclusively(prepared) {
-            try order.withLockedValue { order throws -> Result in
+            try writeOrder.withLockedValue { order throws -> Result in
                 // Values put aside for these names are the storage's before the step reads them. The
                 // changes are numbered on the step's thread: the step keeps them to announce.
-                let unannounced = applyInOrder(takeDeferred(names, from: &order), in: &order)
+                let unannounced = bringIn(takeDeferred(names, from: &order), in: &order)
                 assert(unannounced.isEmpty, "a change numbered in a step is the step's to announce")
                 return try body(
                     { storedObject(forName: $0, order.held) },
                     { object, name in
                         // This is the step's thread: the step announces the change when it ends.
-                        if let commit = commitInOrder(object, forName: name, tracked: nil, in: &order) {
+                        if let commit = commit(object, forName: name, tracked: nil, in: &order) {
                             order.keep(commit)
                         }
                     })
@@ -133,18 +133,18 @@ extension ChangeLog {
 
     /// Brings in the values put aside for names this process had not used: `name`'s alone, or all.
     func bringInDeferred(only name: String? = nil) {
-        let commits = order.withLockedValue { order -> [Commit] in
+        let commits = writeOrder.withLockedValue { order -> [Announcement] in
             guard !order.deferred.isEmpty else { return [] }
-            if let name { return applyInOrder(takeDeferred([name], from: &order), in: &order) }
+            if let name { return bringIn(takeDeferred([name], from: &order), in: &order) }
             let taken = order.deferred.map { ($0.key.text, $0.value) }
             order.deferred = [:]
-            return applyInOrder(taken, in: &order)
+            return bringIn(taken, in: &order)
         }
-        announce(commits)
+        commits.deliver()
     }
 
     /// Takes the values put aside for `names` (by their bytes).
-    private func takeDeferred(_ names: [String], from order: inout ChangeOrder) -> [(name: String, object: Any?)] {
+    private func takeDeferred(_ names: [String], from order: inout WriteOrder) -> [(name: String, object: Any?)] {
         names.compactMap { name in order.deferred.removeValue(forKey: ExactText(name)).map { (name, $0) } }
     }
 
@@ -159,10 +159,10 @@ extension ChangeLog {
     /// hold it) is put aside rather than set: Foundation's `set` of a name costs more the more names the
     /// process has set since it started (corelibs keeps them in a list it searches), and bringing in every
     /// name many other processes write made each of them spend more time on it than on its own work.
-    func applyInOrder(
+    func bringIn(
         _ changed: [(name: String, object: Any?)], isOwnWrite: (String) -> Bool = { _ in false },
-        deferringUnused: Bool = false, in order: inout ChangeOrder
-    ) -> [Commit] {
+        deferringUnused: Bool = false, in order: inout WriteOrder
+    ) -> [Announcement] {
         // A null or a set another tool put in the file: Foundation's `set` traps on it. The file keeps it
         // (a save writes it back); memory keeps what it had.
         let incoming = changed.filter { name, object in
@@ -186,7 +186,7 @@ extension ChangeLog {
             written.append((name, oldObject))
             store(object, forName: name, in: &order)
         }
-        var commits: [Commit] = []
+        var commits: [Announcement] = []
         for (name, oldObject) in written {
             let newObject = storage.object(forKey: name)
             // A removal that leaves the registered default in view of a value equal to it: no read changes.
@@ -199,80 +199,47 @@ extension ChangeLog {
     }
 
     /// A change the library did not make through `commit` (another process's save, a report of another
-    /// writer, a cloud value), numbered in the storage's order, with those who must hear it: returned to
+    /// writer, a cloud value), numbered in the storage's write order, with those who must hear it: returned to
     /// be announced once the caller's locks are released, or kept by the step that runs alone on this
-    /// thread (`ChangeOrder.keep`).
-    func numberedChange(of name: String, from oldObject: Any?, to newObject: Any?, in order: inout ChangeOrder)
-        -> Commit?
+    /// thread (`WriteOrder.keep`).
+    func numberedChange(of name: String, from oldObject: Any?, to newObject: Any?, in order: inout WriteOrder)
+        -> Announcement?
     {
         let sequence = order.nextNumber()
         let observers = observers.observers(of: name)
-        expect(sequence, by: observers, order.held)
-        let commit = Commit(
-            tracked: names.trackedName(name), observers: observers,
-            change: ObjectChange(oldObject: oldObject, newObject: newObject, sequence: sequence))
-        guard order.isExclusiveThread else { return commit }
-        order.keep(commit)
+        let change = ObjectChange(oldObject: oldObject, newObject: newObject, sequence: sequence)
+        let announcement = Announcement(of: change, to: names.trackedName(name), and: observers, order.held)
+        guard order.isExclusiveThread else { return announcement }
+        order.keep(announcement)
         return nil
-    }
-
-    /// Tells `observers` that change `sequence` is theirs, in the order of changes (`held`), where the
-    /// change is numbered: those that get changes in commit order (a stream) wait for it.
-    func expect(_ sequence: UInt64, by observers: [Observer], _ held: borrowing WriteOrderHeld) {
-        for observer in observers { observer.expect(sequence, held) }
-    }
-
-    func announce(_ commits: [Commit]) {
-        guard !commits.isEmpty else { return }
-        for commit in commits { tell(commit) }
-        if commits.contains(where: { !$0.observers.isEmpty }) { Observer.deliverHeldBack() }
-    }
-
-    /// Tells Swift's Observation and the observers of a change. Called with no lock held: an observer
-    /// may read and write the store, and call `modify`. Every numbered change reaches it exactly once:
-    /// from the thread that numbered it, straight after its locks are released, or from the end of the
-    /// step it was numbered in (`exclusively`).
-    func announce(_ commit: Commit) {
-        tell(commit)
-        // A write nobody observes (the gated write path) has nothing held back.
-        if !commit.observers.isEmpty { Observer.deliverHeldBack() }
     }
 
     /// Keeps `commits` for the step that runs alone now, if this is its thread.
     @inline(never)
-    private func keptByStep(_ commits: [Commit]) -> Bool {
-        order.withLockedValue { order in
+    private func keptByStep(_ commits: [Announcement]) -> Bool {
+        writeOrder.withLockedValue { order in
             guard order.isExclusiveThread else { return false }
             for commit in commits { order.keep(commit) }
             return true
         }
     }
 
-    /// Tells Swift's Observation and each observer of one change; a change a callback makes meanwhile is
-    /// delivered after the announcement's own (`Observer.deliverHeldBack`).
-    private func tell(_ commit: Commit) {
-        commit.tracked?.change()
-        for observer in commit.observers {
-            observer.deliver(commit.change)
-        }
-    }
-
     /// What the storage holds for `name` now, and the number of the last change announced: a change
     /// numbered after it is not in the value.
     func currentObject(forName name: String) -> (object: Any?, sequence: UInt64) {
-        order.withLockedValue { order in (storage.object(forKey: name), order.sequence) }
+        writeOrder.withLockedValue { order in (storage.object(forKey: name), order.sequence) }
     }
 
     /// A change made here: into the storage, and into the saver's record of what to save (Linux).
     @inline(__always)
-    func commitToStorage(_ object: Any?, forName name: String, in order: inout ChangeOrder) {
+    func storeAndRecord(_ object: Any?, forName name: String, in order: inout WriteOrder) {
         let others = store(object, forName: name, in: &order)
         saver?.recordWrite(object, forName: name, replacing: others, order.held)
     }
 
     /// Puts `object` into the storage under `name`; returns the other forms of the name it removed.
     @discardableResult
-    func store(_ object: Any?, forName name: String, in order: inout ChangeOrder) -> [String] {
+    func store(_ object: Any?, forName name: String, in order: inout WriteOrder) -> [String] {
         let watched = !order.externalWatches.isEmpty
         if watched { writingThread.withLockedValue { $0 = (ObjectIdentifier(Thread.current), name) } }
         // One form of a name at a time (Linux: see `otherForms(of:)`), where a saver saves the domain.
@@ -313,15 +280,15 @@ extension ChangeLog {
             if let operation { throw DefaultsError.calledInsideModify(operation: operation) }
             return try body()
         }
-        var announcements: [Commit] = []
+        var announcements: [Announcement] = []
         // Declared first, so it runs last: after the step's locks are released.
-        defer { announce(announcements) }
+        defer { announcements.deliver() }
         modifyLock.lock()
         defer {
-            announcements = order.withLockedValue { $0.endStep() }
+            announcements = writeOrder.withLockedValue { $0.endStep() }
             modifyLock.unlock()
         }
-        order.withLockedValue { $0.startStep() }
+        writeOrder.withLockedValue { $0.startStep() }
         guard let saver else { return try body() }
         return try saver.exclusively(body)
     }
@@ -329,14 +296,14 @@ extension ChangeLog {
     /// Whether this thread runs a step over this storage now (inside `modify`'s transform, or a step's
     /// body): an operation that needs the step's locks would wait for itself.
     func isInExclusiveStep() -> Bool {
-        order.withLockedValue { $0.isExclusiveThread }
+        writeOrder.withLockedValue { $0.isExclusiveThread }
     }
 
     /// Saves pending writes now (Linux), then pushes the synced names' changes not pushed yet.
     func flush(_ prepared: DomainPrepared) throws {
         if isInExclusiveStep() { throw DefaultsError.calledInsideModify(operation: "flush()") }
         try saver?.flush()
-        let refused = order.withLockedValue({ $0.cloudSync })?.push() ?? []
+        let refused = writeOrder.withLockedValue({ $0.cloudSync })?.push() ?? []
         // One error is thrown; the others would be lost with it, so they are reported.
         for other in refused.dropFirst() { ErrorReporting.report(other) }
         if let first = refused.first { throw first }
@@ -351,20 +318,12 @@ extension ChangeLog {
             if let domain { domainStorage?.removeValues(in: domain) }
             return
         }
-        let commits = order.withLockedValue { order in
+        let commits = writeOrder.withLockedValue { order in
             saver.forgetUnsavedWrites(order.held)
             order.deferred = [:]
-            return applyInOrder((saver.storedValues() ?? [:]).map { ($0.key, nil) }, in: &order)
+            return bringIn((saver.storedValues() ?? [:]).map { ($0.key, nil) }, in: &order)
         }
         saver.removeFile()
-        announce(commits)
+        commits.deliver()
     }
-}
-
-/// A change made in a storage, to be announced once no lock is held: to Swift's Observation through
-/// the name's tracked name, and to the name's observers.
-struct Commit {
-    let tracked: (any TrackedName)?
-    let observers: [Observer]
-    let change: ObjectChange
 }

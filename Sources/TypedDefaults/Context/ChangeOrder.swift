@@ -1,11 +1,11 @@
 import Foundation
 
-/// What a storage's order of changes holds: the state `StorageContext.order` owns behind its lock
+/// What a storage's write order holds: the state `StorageContext.order` owns behind its lock
 /// (`LockRank.writeOrder`). Every change to the storage takes its number here, under that lock, in
 /// `StorageContext.commitInOrder` (a write through the library) or `applyInOrder` (a change from
 /// elsewhere: another process's save, a report of another writer, a cloud value); the code that runs
 /// under the lock takes this state `inout`.
-struct ChangeOrder {
+struct WriteOrder {
     /// The number of the last change announced.
     private(set) var sequence: UInt64 = 0
     /// Values other processes saved for names this process has not used (no key bound them and the
@@ -28,13 +28,13 @@ struct ChangeOrder {
     /// plain fields, not an optional struct: the write path tests the first at every write, and an
     /// optional pointer's test is one comparison.
     var exclusiveThread: ObjectIdentifier?
-    var stepAnnouncements: [Commit] = []
+    var stepAnnouncements: [Announcement] = []
 
     /// Keeps `commit`, numbered on the thread of the step that runs alone now, for the step to announce
     /// when it ends (the caller still holds the step's locks). Every numbered change is either kept here
     /// or returned to the caller to announce once its locks are released (`StorageContext.commitInOrder`,
     /// `numberedChange`), so none is left unannounced.
-    mutating func keep(_ commit: Commit) {
+    mutating func keep(_ commit: Announcement) {
         stepAnnouncements.append(commit)
     }
 
@@ -50,7 +50,7 @@ struct ChangeOrder {
     }
 
     /// Ends the step that runs alone: the changes it kept, to be announced once its locks are released.
-    mutating func endStep() -> [Commit] {
+    mutating func endStep() -> [Announcement] {
         exclusiveThread = nil
         defer { stepAnnouncements = [] }
         return stepAnnouncements
@@ -68,7 +68,7 @@ struct ChangeOrder {
     }
 }
 
-/// A token that the storage's write order is held (`ChangeOrder.held`): a function that must run under
+/// A token that the storage's write order is held (`WriteOrder.held`): a function that must run under
 /// that lock takes one, and the compiler checks the rule a comment used to state. Not copyable, so it
 /// cannot be kept for later; made only in this file.
 struct WriteOrderHeld: ~Copyable {

@@ -10,7 +10,7 @@ import Foundation
 /// Suite contexts live for the process, as Foundation's own suites do.
 ///
 /// It holds no lock of its own: its state lives in the types that own it, each with its lock and the
-/// functions that use it: the order of changes (`ChangeLog`), the bound names (`NameBindings`), the
+/// functions that use it: the write order (`ChangeLog`), the bound names (`NameBindings`), the
 /// observers (`ObserverRegistry`); the contexts themselves are found in `ContextRegistry`.
 final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     // @unchecked: `storage` is required to be thread-safe (see `KeyValueStorage`); every other field is
@@ -22,7 +22,7 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     /// storages. The context's one seam to the platform.
     let saver: (any DomainSaver)?
     let observers: ObserverRegistry
-    /// The storage's order of changes: every change to it, numbered and announced there.
+    /// The storage's write order: every change to it, numbered and announced there.
     let log: ChangeLog
     /// The storage, when it reports changes made by other means than the library's writes.
     let externalStorage: (any ExternallyChangingStorage)?
@@ -95,12 +95,9 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     // side table, which makes every retain of it slower, and the log is retained on the write path
     // (about 150 instructions a write, measured).
 
-    func applySavedElsewhere(_ changed: [(name: String, object: Any?)], isOwnWrite: (String) -> Bool) -> [Commit] {
-        log.applySavedElsewhere(changed, isOwnWrite: isOwnWrite)
-    }
-
-    func announce(_ commits: [Commit]) {
-        log.announce(commits)
+    func bringIn(savedElsewhere changed: [(name: String, object: Any?)], isOwnWrite: (String) -> Bool) -> [Announcement]
+    {
+        log.bringIn(savedElsewhere: changed, isOwnWrite: isOwnWrite)
     }
 }
 

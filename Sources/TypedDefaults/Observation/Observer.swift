@@ -17,7 +17,7 @@ struct ObjectChange: @unchecked Sendable {
 /// for one numbered after it, so no writer delivers other writers' changes and memory holds at most one
 /// undelivered change per writer in flight. A thread running a callback never waits: a change it makes
 /// there is delivered, on that thread, once it is out of every callback and done announcing.
-final class Observer: @unchecked Sendable {
+final class Observer: ChangeReceiver, @unchecked Sendable {
     // @unchecked: the callback and the registry are `Sendable`-safe to call from any thread; the mutable
     // state lives in `turns` and `calls`, which own their locks.
     let name: String
@@ -35,7 +35,7 @@ final class Observer: @unchecked Sendable {
         self.callback = callback
     }
 
-    /// `sequence` was committed for this observer, in the storage's order of changes (`held`), where the
+    /// `sequence` was committed for this observer, in the storage's write order (`held`), where the
     /// change is numbered, so that the numbers come in order.
     func expect(_ sequence: UInt64, _ held: borrowing WriteOrderHeld) {
         turns.withLockedValue(waking: false) { $0.expected.append(sequence) }
@@ -45,7 +45,7 @@ final class Observer: @unchecked Sendable {
     /// delivered; returns after its callback has run. Inside a callback (of any observer), it never
     /// waits: a change that is not next is held back, and this thread delivers it once it is done
     /// announcing (`deliverHeldBack`).
-    func deliver(_ change: ObjectChange) {
+    func receive(_ change: ObjectChange) {
         let thread = ObjectIdentifier(Thread.current)
         if Self.threads.withLockedValue({ $0[thread] != nil }) {
             if takeTurn(for: change.sequence, waiting: false) {
@@ -132,7 +132,7 @@ final class Observer: @unchecked Sendable {
 
 /// The changes committed for an observer that it has not got yet, and whether a callback runs now.
 struct DeliveryTurns {
-    /// Increasing: appended in the storage's order of changes.
+    /// Increasing: appended in the storage's write order.
     var expected: [UInt64] = []
     var isDelivering = false
 }

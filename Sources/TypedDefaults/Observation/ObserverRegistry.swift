@@ -51,7 +51,7 @@ public final class ObservationToken: Sendable {
 }
 
 /// A change of one stored name as observers get it: the objects before and after, and the change's
-/// number in its storage's order of changes.
+/// number in its storage's write order.
 /// The observers of one storage, by stored name.
 final class ObserverRegistry: Sendable {
     private let observersByName = Locked<[String: [Observer]]>([:])

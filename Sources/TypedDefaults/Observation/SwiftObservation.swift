@@ -10,11 +10,18 @@ import Observation
 /// One stored name of one storage, as Observation sees it: a read reports an access to it, a change a
 /// mutation of it. One observable object per name, so that tracking a read of one name is not told of
 /// changes to another.
-protocol TrackedName: AnyObject, Sendable {
+protocol TrackedName: ChangeReceiver {
     /// A read of the name: a `withObservationTracking` around it will hear of its next change.
     func access()
     /// The name's value changed: whoever tracked a read of it hears of it now.
     func change()
+}
+
+extension TrackedName {
+    /// Swift's Observation as a receiver of a name's changes: only that it changed.
+    func receive(_ change: ObjectChange) {
+        self.change()
+    }
 }
 
 /// The tracked name for this system: observable where Observation is, silent where it is not.

@@ -239,7 +239,7 @@ public final class DefaultsStore: Sendable {
     /// then announced.
     func write(_ object: Any?, forStoredName name: String, tracked: (any TrackedName)? = nil) {
         if let commit = context.log.commit(object, forName: name, tracked: tracked) {
-            context.log.announce(commit)
+            commit.deliver()
         }
     }
 

@@ -93,7 +93,7 @@ final class CloudSync: @unchecked Sendable {
 
     // MARK: Changes made here
 
-    /// A change of `name` made on this device, in the storage's order of changes (`held`): versioned and
+    /// A change of `name` made on this device, in the storage's write order (`held`): versioned and
     /// marked for the push. Returns what to keep under `recordName`, or nil when `name` is not synced.
     func localChange(_ name: String, object: Any?, _ held: borrowing WriteOrderHeld) -> [String: Any]? {
         let now = clock()
@@ -107,7 +107,7 @@ final class CloudSync: @unchecked Sendable {
     }
 
     /// Whether `entry` may replace this device's value of `name`: it is newer than this device's
-    /// version, or this device has none. In the storage's order of changes (`held`), so no local change
+    /// version, or this device has none. In the storage's write order (`held`), so no local change
     /// slips in between the decision and the write. Returns what to keep under `recordName`.
     func acceptCloud(_ entry: CloudEntry, forName name: String, _ held: borrowing WriteOrderHeld) -> [String: Any]? {
         let (saved, schedule) = state.withLockedValue { state -> ([String: Any]?, Bool) in
@@ -166,7 +166,7 @@ final class CloudSync: @unchecked Sendable {
         guard let context else { return }
         for name in names {
             guard let raw = cloud.object(forKey: name) else { continue }
-            context.log.applyFromCloud(CloudEntry(cloudObject: raw, now: clock()), forName: name, sync: self)
+            context.log.bringInFromCloud(CloudEntry(cloudObject: raw, now: clock()), forName: name, sync: self)
         }
     }
 

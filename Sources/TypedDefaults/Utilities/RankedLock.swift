@@ -13,7 +13,7 @@ package enum LockRank: Int, Comparable, Sendable {
     case suiteFile
     /// A saver's turn to bring what others saved into memory (LinuxSaver).
     case bringingIn
-    /// A context's order of changes: a value, its record for saving and its number (StorageContext).
+    /// A context's write order: a value, its record for saving and its number (StorageContext).
     case writeOrder
 
     package static func < (lhs: LockRank, rhs: LockRank) -> Bool { lhs.rawValue < rhs.rawValue }

@@ -3,7 +3,7 @@ import Foundation
 /// State owned by a lock with a rank in the lock order (`LockRank`): the state is reachable only inside
 /// `withLockedValue`, so "called with the lock held" is a parameter's type (`inout State`), checked by the
 /// compiler, not a comment. As swift-nio's `NIOLockedValueBox`, for the locks that span several steps (a
-/// context's order of changes, a saver's save); leaf state lives in a `Locked`.
+/// context's write order, a saver's save); leaf state lives in a `Locked`.
 final class RankedLocked<State> {
     let lock: RankedLock
     // Unchecked: the lock already makes every access exclusive, and the run-time check Swift would add

@@ -13,13 +13,13 @@
         /// Puts what others saved into this process, through the context's commit path, except names this
         /// process saved over it or has written and not saved yet, then tells observers. Called with no
         /// lock held: an observer may write and save.
-        func bringInQueued() {
-            inbox.announce(applyQueued())
+        func bringInQueuedAndDeliver() {
+            bringInQueued().deliver()
         }
 
         /// Brings the queued changes into memory and returns what observers must hear.
-        func applyQueued() -> [Commit] {
-            inbox.applyQueued(isUnsaved: pending.hasUnsavedWrite(forName:))
+        func bringInQueued() -> [Announcement] {
+            inbox.bringInQueued(isUnsaved: pending.hasUnsavedWrite(forName:))
         }
     }
 #endif

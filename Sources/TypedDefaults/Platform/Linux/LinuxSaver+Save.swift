@@ -9,7 +9,7 @@
             let notice = try saves.withSaving { try savePending(in: &$0) }
             // Brought in once `saving` is released: this process's next save, and other processes' saves,
             // never wait for its memory.
-            bringInQueued()
+            bringInQueuedAndDeliver()
             if let notice { ErrorReporting.report(notice) }
         }
 
@@ -73,7 +73,7 @@
                     var state = try look(at: file, movingAsideUnreadable: true, in: &save)
                     looks.append(state)
                     notice = notice ?? state.notice
-                    let restored = apply(changes, to: &state, putBacks: save.putBacks)
+                    let restored = merge(changes, into: &state, putBacks: save.putBacks)
                     let bytes = try Self.encode(state.contents)
                     let looked = save.known
                     save.known = nil
@@ -109,8 +109,9 @@
         /// `synchronize()` wrote over, where the file still holds what it wrote (saved again, under the
         /// lock, so that a change another process made since is never undone), then `changes`. Returns
         /// the values put back.
-        func apply(
-            _ changes: [ExactText: Any?], to state: inout FileState, putBacks: [ExactText: (found: Any?, restore: Any?)]
+        func merge(
+            _ changes: [ExactText: Any?], into state: inout FileState,
+            putBacks: [ExactText: (found: Any?, restore: Any?)]
         ) -> [ExactText: Any?] {
             var restored: [ExactText: Any?] = [:]
             for (name, putBack) in putBacks where propertyListsEqual(state.contents[name], putBack.found, by: .exact) {
@@ -164,7 +165,7 @@
                         // changes are numbered on the step's thread: the step announces them when it
                         // ends, once every lock is released, whichever way it ends.
                         queueBringIn(state.changedElsewhere, in: &save)
-                        let unannounced = applyQueued()
+                        let unannounced = bringInQueued()
                         assert(unannounced.isEmpty, "a change numbered in a step is the step's to announce")
                         let result = try body()
                         let saved = try savePendingLocked(to: file, in: &save, locked)
@@ -176,7 +177,7 @@
                     throw reported(error)
                 }
             }
-            bringInQueued()
+            bringInQueuedAndDeliver()
             if let notice { ErrorReporting.report(notice) }
             return result
         }

@@ -184,7 +184,7 @@
                 }
                 return !save.putBacks.isEmpty
             }
-            bringInQueued()
+            bringInQueuedAndDeliver()
             if mustPutBack { SaveScheduler.shared.schedule(self, after: Self.saveDelay) }
         }
     }

@@ -51,7 +51,7 @@
 
         /// Brings the queued changes into memory, but names this process saved over or `isUnsaved` (its
         /// own last write wins until it is saved), and returns what observers must hear.
-        func applyQueued(isUnsaved: (String) -> Bool) -> [Commit] {
+        func bringInQueued(isUnsaved: (String) -> Bool) -> [Announcement] {
             guard let receiver = receiver.withLockedValue({ $0.receiver }) else {
                 queued.withLockedValue { $0.removeAll() }
                 return []
@@ -61,18 +61,11 @@
                     defer { queue.removeAll() }
                     return queue
                 }
-                guard !batch.isEmpty else { return [Commit]() }
-                return receiver.applySavedElsewhere(batch.map { ($0.key.text, $0.value.object) }) { name in
+                guard !batch.isEmpty else { return [Announcement]() }
+                return receiver.bringIn(savedElsewhere: batch.map { ($0.key.text, $0.value.object) }) { name in
                     batch[ExactText(name)]?.savedOver == true || isUnsaved(name)
                 }
             }
-        }
-
-        /// Tells observers of `commits` through the receiver. Called with no lock held: an observer may
-        /// write and save.
-        func announce(_ commits: [Commit]) {
-            guard !commits.isEmpty else { return }
-            receiver.withLockedValue { $0.receiver }?.announce(commits)
         }
     }
 #endif

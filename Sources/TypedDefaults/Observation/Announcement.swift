@@ -1,0 +1,54 @@
+/// One numbered change of a stored name, on its way to those who listen to the name: Swift's
+/// Observation (the name's tracked name) and the observers registered when it was numbered. The fan-out
+/// of every change, whoever made it (a write through the library, another process's save, a report of
+/// another writer, a cloud value): made in the storage's write order, where the change gets its number,
+/// and delivered once no lock is held.
+struct Announcement {
+    let tracked: (any TrackedName)?
+    let observers: [Observer]
+    let change: ObjectChange
+
+    /// The announcement of `change` to `tracked` and `observers`, made in the write order (`held`), where
+    /// the change is numbered: each observer is told the number is its own, so that it delivers its
+    /// changes in the order of their numbers.
+    init(
+        of change: ObjectChange, to tracked: (any TrackedName)?, and observers: [Observer],
+        _ held: borrowing WriteOrderHeld
+    ) {
+        for observer in observers { observer.expect(change.sequence, held) }
+        self.tracked = tracked
+        self.observers = observers
+        self.change = change
+    }
+
+    /// Delivers the change to each receiver, Swift's Observation first: with no lock held, since an
+    /// observer may read and write the store, and call `modify`. A change a callback makes meanwhile is
+    /// delivered after this one (`Observer.deliverHeldBack`). Every numbered change is delivered exactly
+    /// once: from the thread that numbered it, straight after its locks are released, or from the end of
+    /// the step it was numbered in (`ChangeLog.exclusively`).
+    func deliver() {
+        tell()
+        // A write nobody observes (the gated write path) has nothing held back.
+        if !observers.isEmpty { Observer.deliverHeldBack() }
+    }
+
+    fileprivate func tell() {
+        tracked?.receive(change)
+        for observer in observers { observer.receive(change) }
+    }
+}
+
+extension [Announcement] {
+    /// Delivers each announcement in turn (see `Announcement.deliver`).
+    func deliver() {
+        guard !isEmpty else { return }
+        for announcement in self { announcement.tell() }
+        if contains(where: { !$0.observers.isEmpty }) { Observer.deliverHeldBack() }
+    }
+}
+
+/// What hears a numbered change of a name: an observer (`Observer`), and Swift's Observation (a
+/// `TrackedName`).
+protocol ChangeReceiver: AnyObject, Sendable {
+    func receive(_ change: ObjectChange)
+}
