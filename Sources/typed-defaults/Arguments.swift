@@ -5,18 +5,6 @@ import TypedDefaults
 // command would be fetched by every app that uses the library. Everything is parsed before anything is
 // read or written, so bad input changes nothing.
 
-/// What the command line asks for.
-enum Command: Equatable {
-    case help(topic: String?)
-    case read(suite: String, name: String?, json: Bool)
-    case write(suite: String, name: String, value: WriteValue)
-    case delete(suite: String, name: String?)
-    case domains(json: Bool)
-    case rename(suite: String, old: String, new: String)
-    case export(suite: String, path: String, format: PropertyListDocument.Format)
-    case `import`(suite: String, path: String, format: PropertyListDocument.Format?)
-}
-
 /// The value of a `write`: a value, or elements added to what is stored.
 enum WriteValue: Equatable {
     case value(PropertyListValue)
@@ -31,164 +19,135 @@ struct UsageError: Error, Equatable {
 }
 
 enum Arguments {
-    static let commands = ["read", "write", "delete", "domains", "rename", "export", "import", "help"]
-
-    static func parse(_ arguments: [String]) throws -> Command {
+    /// The subcommand the words ask for, parsed whole: nothing is read or written before this returns.
+    static func parse(_ arguments: [String]) throws -> any Subcommand {
         var words = arguments[...]
-        guard let name = words.popFirst() else { return .help(topic: nil) }
-        if ["-h", "--help", "help"].contains(name) {
-            return .help(topic: words.first.flatMap { commands.contains($0) ? $0 : nil })
+        guard let name = words.popFirst() else { return HelpCommand(topic: nil) }
+        if ["-h", "--help"].contains(name) {
+            return HelpCommand(topic: words.first.flatMap(Subcommands.named))
         }
-        guard commands.contains(name) else {
+        guard let subcommand = Subcommands.named(name) else {
             throw UsageError(message: "unknown command '\(name)'", command: nil)
         }
-        if words.contains(where: { ["-h", "--help"].contains($0) }) { return .help(topic: name) }
-        var parser = Parser(name: name, words: words)
-        let command = try parser.command()
+        if words.contains(where: { ["-h", "--help"].contains($0) }) { return HelpCommand(topic: subcommand) }
+        var parser = ArgumentParser(name: name, words: words)
+        let parsed = try subcommand.init(parsing: &parser)
         try parser.finish()
-        return command
+        return parsed
+    }
+}
+
+/// The words after a subcommand's name, taken one by one by its parser.
+struct ArgumentParser {
+    let name: String
+    var words: ArraySlice<String>
+
+    func fail(_ message: String) -> UsageError { UsageError(message: message, command: name) }
+
+    mutating func finish() throws {
+        if let extra = words.first { throw fail("unexpected '\(extra)'") }
     }
 
-    private struct Parser {
-        let name: String
-        var words: ArraySlice<String>
+    /// `SUITE`, or `--app NAME` (the domain an app's standard store keeps: its bundle identifier or
+    /// process name). The name is checked by the library (`DefaultsStore(suiteName:)`).
+    mutating func suite() throws -> String {
+        if words.first == "--app" {
+            words.removeFirst()
+            return try word("NAME after --app")
+        }
+        return try word("SUITE")
+    }
 
-        func fail(_ message: String) -> UsageError { UsageError(message: message, command: name) }
+    mutating func format() throws -> PropertyListDocument.Format? {
+        guard take("-format") else { return nil }
+        let name = try word("FORMAT after -format")
+        guard let format = PropertyListDocument.Format(rawValue: name) else {
+            throw fail("unknown format '\(name)': binary1 or xml1")
+        }
+        return format
+    }
 
-        mutating func command() throws -> Command {
-            switch name {
-            case "read":
-                let json = take("--json")
-                let suite = try self.suite()
-                return .read(suite: suite, name: try optionalWord(), json: json)
-            case "write":
-                let suite = try self.suite()
-                let name = try word("NAME")
-                return .write(suite: suite, name: name, value: try writeValue())
-            case "delete":
-                let suite = try self.suite()
-                return .delete(suite: suite, name: try optionalWord())
-            case "domains":
-                return .domains(json: take("--json"))
-            case "rename":
-                let suite = try self.suite()
-                return .rename(suite: suite, old: try word("OLD"), new: try word("NEW"))
-            case "export":
-                let format = try self.format() ?? .binary
-                let suite = try self.suite()
-                return .export(suite: suite, path: try word("FILE"), format: format)
-            default:  // import
-                let format = try self.format()
-                let suite = try self.suite()
-                return .import(suite: suite, path: try word("FILE"), format: format)
+    mutating func take(_ flag: String) -> Bool {
+        guard let index = words.firstIndex(of: flag) else { return false }
+        words.remove(at: index)
+        return true
+    }
+
+    mutating func word(_ what: String) throws -> String {
+        guard let next = words.popFirst() else { throw fail("missing \(what)") }
+        guard !next.hasPrefix("-") || next == "-" else { throw fail("unknown option '\(next)'") }
+        return next
+    }
+
+    mutating func optionalWord() throws -> String? {
+        words.isEmpty ? nil : try word("NAME")
+    }
+
+    // MARK: Values, as Apple's `defaults write` takes them
+
+    mutating func writeValue() throws -> WriteValue {
+        guard let flag = words.first else { throw fail("missing VALUE") }
+        switch flag {
+        case "-array", "-array-add":
+            words.removeFirst()
+            var elements: [PropertyListValue] = []
+            while !words.isEmpty { elements.append(try element()) }
+            return flag == "-array" ? .value(.array(elements)) : .arrayAdd(elements)
+        case "-dict", "-dict-add":
+            words.removeFirst()
+            var entries: [String: PropertyListValue] = [:]
+            while let key = words.popFirst() {
+                guard !words.isEmpty else { throw fail("the key '\(key)' of \(flag) has no value") }
+                entries[key] = try element()
             }
+            return flag == "-dict" ? .value(.dictionary(entries)) : .dictionaryAdd(entries)
+        default:
+            let value = try element()
+            return .value(value)
         }
+    }
 
-        mutating func finish() throws {
-            if let extra = words.first { throw fail("unexpected '\(extra)'") }
-        }
-
-        /// `SUITE`, or `--app NAME` (the domain an app's standard store keeps: its bundle identifier or
-        /// process name). The name is checked by the library (`DefaultsStore(suiteName:)`).
-        mutating func suite() throws -> String {
-            if words.first == "--app" {
-                words.removeFirst()
-                return try word("NAME after --app")
+    /// One value: a type flag and its text, or a word alone (a string, as `defaults` takes it).
+    mutating func element() throws -> PropertyListValue {
+        guard let first = words.popFirst() else { throw fail("missing VALUE") }
+        guard first.hasPrefix("-"), first.count > 1, Double(first) == nil else { return .string(first) }
+        guard let text = words.popFirst() else { throw fail("\(first) has no value") }
+        switch first {
+        case "-string": return .string(text)
+        case "-int", "-integer":
+            guard let value = Int(text) else { throw fail("'\(text)' is not an integer") }
+            return .int(value)
+        case "-float", "-double", "-real":
+            guard let value = Double(text), value.isFinite else { throw fail("'\(text)' is not a number") }
+            return .double(value)
+        case "-bool", "-boolean":
+            switch text.lowercased() {
+            case "true", "yes", "1": return .bool(true)
+            case "false", "no", "0": return .bool(false)
+            default: throw fail("'\(text)' is not a Boolean: true, false, yes, no, 1 or 0")
             }
-            return try word("SUITE")
-        }
-
-        mutating func format() throws -> PropertyListDocument.Format? {
-            guard take("-format") else { return nil }
-            let name = try word("FORMAT after -format")
-            guard let format = PropertyListDocument.Format(rawValue: name) else {
-                throw fail("unknown format '\(name)': binary1 or xml1")
-            }
-            return format
-        }
-
-        mutating func take(_ flag: String) -> Bool {
-            guard let index = words.firstIndex(of: flag) else { return false }
-            words.remove(at: index)
-            return true
-        }
-
-        mutating func word(_ what: String) throws -> String {
-            guard let next = words.popFirst() else { throw fail("missing \(what)") }
-            guard !next.hasPrefix("-") || next == "-" else { throw fail("unknown option '\(next)'") }
-            return next
-        }
-
-        mutating func optionalWord() throws -> String? {
-            words.isEmpty ? nil : try word("NAME")
-        }
-
-        // MARK: Values, as Apple's `defaults write` takes them
-
-        mutating func writeValue() throws -> WriteValue {
-            guard let flag = words.first else { throw fail("missing VALUE") }
-            switch flag {
-            case "-array", "-array-add":
-                words.removeFirst()
-                var elements: [PropertyListValue] = []
-                while !words.isEmpty { elements.append(try element()) }
-                return flag == "-array" ? .value(.array(elements)) : .arrayAdd(elements)
-            case "-dict", "-dict-add":
-                words.removeFirst()
-                var entries: [String: PropertyListValue] = [:]
-                while let key = words.popFirst() {
-                    guard !words.isEmpty else { throw fail("the key '\(key)' of \(flag) has no value") }
-                    entries[key] = try element()
-                }
-                return flag == "-dict" ? .value(.dictionary(entries)) : .dictionaryAdd(entries)
-            default:
-                let value = try element()
-                return .value(value)
-            }
-        }
-
-        /// One value: a type flag and its text, or a word alone (a string, as `defaults` takes it).
-        mutating func element() throws -> PropertyListValue {
-            guard let first = words.popFirst() else { throw fail("missing VALUE") }
-            guard first.hasPrefix("-"), first.count > 1, Double(first) == nil else { return .string(first) }
-            guard let text = words.popFirst() else { throw fail("\(first) has no value") }
-            switch first {
-            case "-string": return .string(text)
-            case "-int", "-integer":
-                guard let value = Int(text) else { throw fail("'\(text)' is not an integer") }
-                return .int(value)
-            case "-float", "-double", "-real":
-                guard let value = Double(text), value.isFinite else { throw fail("'\(text)' is not a number") }
-                return .double(value)
-            case "-bool", "-boolean":
-                switch text.lowercased() {
-                case "true", "yes", "1": return .bool(true)
-                case "false", "no", "0": return .bool(false)
-                default: throw fail("'\(text)' is not a Boolean: true, false, yes, no, 1 or 0")
-                }
-            case "-date":
-                guard let date = TextFormats.date(from: text) else {
-                    throw fail(
-                        "'\(text)' is not a date: 2026-11-26T09:30:00Z, 2026-11-26T09:30:00.25+01:00, 2026-11-26 09:30:00 +0000"
-                    )
-                }
-                return .date(date)
-            case "-data":
-                guard let data = TextFormats.data(fromHex: text) else {
-                    throw fail("'\(text)' is not hexadecimal bytes")
-                }
-                return .data(data)
-            case "-json":
-                do {
-                    return try JSONValue.parse(text)
-                } catch {
-                    throw fail("-json: \(error)")
-                }
-            default:
+        case "-date":
+            guard let date = TextFormats.date(from: text) else {
                 throw fail(
-                    "unknown type '\(first)': -string -int -float -bool -date -data -array -array-add -dict -dict-add -json"
+                    "'\(text)' is not a date: 2026-11-26T09:30:00Z, 2026-11-26T09:30:00.25+01:00, 2026-11-26 09:30:00 +0000"
                 )
             }
+            return .date(date)
+        case "-data":
+            guard let data = TextFormats.data(fromHex: text) else {
+                throw fail("'\(text)' is not hexadecimal bytes")
+            }
+            return .data(data)
+        case "-json":
+            do {
+                return try JSONValue.parse(text)
+            } catch {
+                throw fail("-json: \(error)")
+            }
+        default:
+            throw fail(
+                "unknown type '\(first)': -string -int -float -bool -date -data -array -array-add -dict -dict-add -json"
+            )
         }
     }
 }

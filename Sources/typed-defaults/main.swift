@@ -28,8 +28,7 @@ ErrorReporting.setHandler { error in
 }
 
 do {
-    let command = try Arguments.parse(Array(CommandLine.arguments.dropFirst()))
-    try run(command)
+    try Arguments.parse(Array(CommandLine.arguments.dropFirst())).run()
     exit(0)
 } catch let usage as UsageError {
     standardError.print(usage.message)
@@ -41,120 +40,6 @@ do {
 } catch {
     standardError.print("\(error)")
     exit(1)
-}
-
-func run(_ command: Command) throws {
-    switch command {
-    case .help(let topic):
-        print(Help.text(of: topic))
-    case .read(let suite, let name, let json):
-        let store = try open(suite)
-        let snapshot = store.snapshot()
-        if let name {
-            guard let object = snapshot[name] else {
-                throw Failure(message: "the suite \(suite) has no value named \(name)")
-            }
-            let value = plain(object)
-            if json {
-                print(TextFormats.json(value))
-            } else if case .string(let text) = value {
-                print(text)
-            } else {
-                print(TextFormats.oldStyle(value))
-            }
-        } else {
-            try requireExisting(suite, snapshot)
-            let value = PropertyListValue.dictionary(snapshot.mapValues(plain))
-            print(json ? TextFormats.json(value) : TextFormats.oldStyle(value))
-        }
-    case .write(let suite, let name, let value):
-        let store = try open(suite)
-        // The form keys store a name in, so that an app's key of that name reads what was written.
-        let name = name.precomposedStringWithCanonicalMapping
-        try store.editObjects(names: [name]) { objects in
-            switch value {
-            case .value(let value):
-                objects[name] = value.userDefaultsObject
-            case .arrayAdd(let elements):
-                let current = objects[name].map(plain) ?? .array([])
-                guard case .array(let stored) = current else {
-                    throw Failure(
-                        message: "\(name) holds \(kind(of: current)), not an array: -array-add adds to an array")
-                }
-                objects[name] = PropertyListValue.array(stored + elements).userDefaultsObject
-            case .dictionaryAdd(let entries):
-                let current = objects[name].map(plain) ?? .dictionary([:])
-                guard case .dictionary(let stored) = current else {
-                    throw Failure(
-                        message: "\(name) holds \(kind(of: current)), not a dictionary: -dict-add adds to a dictionary")
-                }
-                objects[name] =
-                    PropertyListValue.dictionary(stored.merging(entries) { _, new in new }).userDefaultsObject
-            }
-        }
-    case .delete(let suite, let name):
-        let store = try open(suite)
-        if let name {
-            try store.editObjects(names: [name]) { objects in
-                guard objects.removeValue(forKey: name) != nil else {
-                    throw Failure(message: "the suite \(suite) has no value named \(name)")
-                }
-            }
-        } else {
-            let snapshot = store.snapshot()
-            try requireExisting(suite, snapshot)
-            try store.editObjects(names: Array(snapshot.keys)) { $0 = [:] }
-        }
-    case .domains(let json):
-        let names = DefaultsStore.storedSuiteNames()
-        print(json ? TextFormats.json(.array(names.map(PropertyListValue.string))) : names.joined(separator: ", "))
-    case .rename(let suite, let old, let new):
-        let store = try open(suite)
-        let new = new.precomposedStringWithCanonicalMapping
-        try store.editObjects(names: [old, new]) { objects in
-            guard let object = objects.removeValue(forKey: old) else {
-                throw Failure(message: "the suite \(suite) has no value named \(old)")
-            }
-            guard objects[new] == nil else {
-                throw Failure(message: "the suite \(suite) already has a value named \(new): delete it first")
-            }
-            objects[new] = object
-        }
-    case .export(let suite, let path, let format):
-        let store = try open(suite)
-        let snapshot = store.snapshot()
-        try requireExisting(suite, snapshot)
-        let bytes: [UInt8]
-        do {
-            bytes = try PropertyListDocument.bytes(of: snapshot, format: format)
-        } catch {
-            throw Failure(message: "cannot export \(suite): \(error)")
-        }
-        if path == "-" {
-            FileHandle.standardOutput.write(Data(bytes))
-        } else {
-            do {
-                try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
-            } catch {
-                throw Failure(message: "cannot write \(path): \(error.localizedDescription)")
-            }
-        }
-    case .import(let suite, let path, let format):
-        let store = try open(suite)
-        let bytes = try readInput(path)
-        let document: (values: [(name: String, object: Any)], format: PropertyListDocument.Format)
-        do {
-            document = try PropertyListDocument.values(in: bytes)
-        } catch {
-            throw Failure(message: "cannot import \(path == "-" ? "standard input" : path): \(error)")
-        }
-        if let format, format != document.format {
-            throw Failure(message: "\(path) is \(document.format.rawValue), not \(format.rawValue)")
-        }
-        let values = Dictionary(document.values, uniquingKeysWith: { _, later in later })
-        let existing = store.snapshot().keys
-        try store.editObjects(names: Array(existing) + values.keys) { $0 = values }
-    }
 }
 
 /// The store of `suite`, or a failure that says why there is none.
