@@ -82,7 +82,7 @@ extension ChangeLog {
         let now = storage.object(forKey: name)
         if propertyListsEqual(now, entry.last, by: .exact) { return nil }
         order.externalWatches[name]?.last = now
-        if order.cloudSync != nil { noteForSync(now, forName: name, in: &order) }
+        if order.localChangeTap != nil { noteLocalChange(now, forName: name, in: &order) }
         return numberedChange(of: name, from: entry.last, to: now, in: &order)
     }
 }

@@ -85,14 +85,14 @@ extension ChangeLog {
         // A name nothing in this storage bound has no tracked name and no observers: observing binds.
         guard let tracked = tracked ?? names.trackedName(name), Propagation.isOn else {
             storeAndRecord(object, forName: name, in: &order)
-            if order.cloudSync != nil { noteForSync(object, forName: name, in: &order) }
+            if order.localChangeTap != nil { noteLocalChange(object, forName: name, in: &order) }
             return nil
         }
         // Looked up in the write order: an observer added before a change is committed hears it.
         let observers = observers.observers(of: name)
         let oldObject = observers.isEmpty ? nil : storage.object(forKey: name)
         storeAndRecord(object, forName: name, in: &order)
-        if order.cloudSync != nil { noteForSync(object, forName: name, in: &order) }
+        if order.localChangeTap != nil { noteLocalChange(object, forName: name, in: &order) }
         let sequence = order.nextNumber()
         let newObject = observers.isEmpty ? nil : storage.object(forKey: name)
         let change = ObjectChange(oldObject: oldObject, newObject: newObject, sequence: sequence)
@@ -303,7 +303,7 @@ extension ChangeLog {
     func flush(_ prepared: DomainPrepared) throws {
         if isInExclusiveStep() { throw DefaultsError.calledInsideModify(operation: "flush()") }
         try saver?.flush()
-        let refused = writeOrder.withLockedValue({ $0.cloudSync })?.push() ?? []
+        let refused = writeOrder.withLockedValue({ $0.localChangeTap })?.flush() ?? []
         // One error is thrown; the others would be lost with it, so they are reported.
         for other in refused.dropFirst() { ErrorReporting.report(other) }
         if let first = refused.first { throw first }

@@ -19,8 +19,8 @@ struct WriteOrder {
     /// Names watched for Swift's Observation whether or not they have observers, for the context's life:
     /// Observation does not tell when a tracking ends.
     var watchedForObservation: Set<String> = []
-    /// Syncs the names chosen by `sync` through a cloud; nil until then.
-    var cloudSync: CloudSync?
+    /// Follows the changes made on this device (the cloud sync, once `sync` is called); nil until then.
+    var localChangeTap: (any LocalChangeTap)?
     /// The thread of the step that runs alone over the storage now (`StorageContext.exclusively`:
     /// `modify`, a move, a migration, a tool's edit), and the changes numbered on that thread while it
     /// runs. They are announced when the step ends, after every lock is released, whichever way it ends

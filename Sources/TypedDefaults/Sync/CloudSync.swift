@@ -12,7 +12,10 @@ import Foundation
 ///   default, and takes the cloud's value when one comes (a new install pulls first).
 /// - Versions are kept in the storage beside the values (`recordName`), so a change made offline is
 ///   pushed at the next launch, and judged by when it was made.
-final class CloudSync: @unchecked Sendable {
+///
+/// A client of the change log (`ChangeLog`), which knows it only as a `LocalChangeTap`: the log tells it
+/// of each local change in the write order, and it brings cloud values in through `ChangeLog.bringIn`.
+final class CloudSync: LocalChangeTap, @unchecked Sendable {
     // @unchecked: the mutable state lives in `state`, which owns its lock; `cloud` is thread-safe.
 
     /// Where the versions are kept in the synced storage.
@@ -62,6 +65,21 @@ final class CloudSync: @unchecked Sendable {
 
     // MARK: Starting
 
+    /// Syncs `names` of `context`'s storage through `cloud` from now on. The first call chooses the
+    /// cloud; later calls add names.
+    static func sync(
+        _ names: [String], of context: StorageContext, cloud: any CloudKeyValueStore, debounce: TimeInterval?,
+        clock: @escaping @Sendable () -> Double
+    ) {
+        let prepared = context.prepareDomain()
+        let engine = context.log.tap {
+            CloudSync(cloud: cloud, context: context, debounce: debounce, clock: clock)
+        }
+        engine?.start(names)
+        // A change made by other means (the plain API, an app extension: Apple platforms) is pushed too.
+        for name in names { context.log.keepWatchingExternalChanges(of: name, of: context, prepared) }
+    }
+
     /// Syncs `newNames` from now on: a value stored here with no version (stored before syncing
     /// began) counts as the oldest change there is; then the cloud is read first, and only what is
     /// newer here is pushed.
@@ -94,8 +112,13 @@ final class CloudSync: @unchecked Sendable {
     // MARK: Changes made here
 
     /// A change of `name` made on this device, in the storage's write order (`held`): versioned and
-    /// marked for the push. Returns what to keep under `recordName`, or nil when `name` is not synced.
-    func localChange(_ name: String, object: Any?, _ held: borrowing WriteOrderHeld) -> [String: Any]? {
+    /// marked for the push. Returns what to keep under `recordName` beside it, or nil when `name` is not
+    /// synced.
+    func localChange(_ name: String, object: Any?, _ held: borrowing WriteOrderHeld) -> (
+        name: String, object: Any?
+    )? {
+        // Its own record is not a synced value.
+        guard name != Self.recordName else { return nil }
         let now = clock()
         let (saved, schedule) = state.withLockedValue { state -> ([String: Any]?, Bool) in
             guard state.names.contains(name) else { return (nil, false) }
@@ -103,7 +126,7 @@ final class CloudSync: @unchecked Sendable {
             return (state.savedForm(), state.schedulePush(debounce: debounce))
         }
         if schedule { scheduleTimer() }
-        return saved
+        return saved.map { (Self.recordName, $0) }
     }
 
     /// Whether `entry` may replace this device's value of `name`: it is newer than this device's
@@ -166,11 +189,21 @@ final class CloudSync: @unchecked Sendable {
         guard let context else { return }
         for name in names {
             guard let raw = cloud.object(forKey: name) else { continue }
-            context.log.bringInFromCloud(CloudEntry(cloudObject: raw, now: clock()), forName: name, sync: self)
+            let entry = CloudEntry(cloudObject: raw, now: clock())
+            // A value `UserDefaults` cannot hold (a null, a set): this device keeps its own.
+            if let object = entry.object, !isStorablePropertyList(object) { continue }
+            context.log.bringIn(name) { held in
+                acceptCloud(entry, forName: name, held).map { (entry.object, (Self.recordName, $0)) }
+            }
         }
     }
 
     // MARK: Pushing
+
+    /// `flush()`: pushes now.
+    func flush() -> [DefaultsError] {
+        push()
+    }
 
     /// Pushes every change not pushed yet, then asks the cloud to send them. Returns the changes the
     /// cloud's limits refused (kept on this device, not pushed).

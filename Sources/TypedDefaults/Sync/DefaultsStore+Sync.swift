@@ -22,8 +22,7 @@ extension DefaultsStore {
     /// - Parameter keys: The keys to sync.
     public func sync<each Value>(_ keys: repeat UserDefaultTypedKey<each Value>) {
         guard let cloud = SystemCloud.store else { return }
-        context.log.sync(
-            context.prepareDomain(),
+        CloudSync.sync(
             registeringStoredNames(repeat each keys), of: context, cloud: cloud, debounce: 1,
             clock: { Date().timeIntervalSinceReferenceDate })
     }
@@ -34,8 +33,8 @@ extension DefaultsStore {
         _ keys: repeat UserDefaultTypedKey<each Value>, through cloud: any CloudKeyValueStore,
         debounce: TimeInterval?, clock: @escaping @Sendable () -> Double
     ) {
-        context.log.sync(
-            context.prepareDomain(), registeringStoredNames(repeat each keys), of: context, cloud: cloud,
+        CloudSync.sync(
+            registeringStoredNames(repeat each keys), of: context, cloud: cloud,
             debounce: debounce,
             clock: clock)
     }
