@@ -403,3 +403,35 @@ struct CommandLineArticleTests {
         }
     }
 }
+
+@Suite("typed-defaults: every subcommand in the summary has its help, usage line and -h")
+struct CommandLineHelpTests {
+    /// The summary names each subcommand once; `help NAME` and `NAME --help` print its usage line and
+    /// exit 0, and input it does not take prints that usage line after the error, exit 2. The command
+    /// declares each subcommand in one place, from which all of these are made: a subcommand added there
+    /// appears in each, and one missing from any fails here.
+    @Test func eachSubcommandOfTheSummaryHasItsHelpAndUsage() throws {
+        try withTemporaryFolder { config in
+            let summary = try tool(["--help"], in: config)
+            #expect(summary.status == 0)
+            let names = summary.standardOutput.split(separator: "\n").compactMap { line -> String? in
+                guard line.hasPrefix("  "), let word = line.split(separator: " ").first else { return nil }
+                return word.allSatisfy(\.isLetter) ? String(word) : nil
+            }
+            #expect(names == ["read", "write", "delete", "rename", "domains", "export", "import", "help"], "\(names)")
+            for name in names {
+                let help = try tool(["help", name], in: config)
+                #expect(help.status == 0)
+                #expect(help.standardOutput.hasPrefix("usage: typed-defaults \(name)"), "\(help.standardOutput)")
+                let dashed = try tool([name, "--help"], in: config)
+                #expect(dashed.standardOutput == help.standardOutput, "\(name) --help")
+            }
+            let unknown = try tool(["frobnicate"], in: config)
+            #expect(unknown.status == 2)
+            #expect(unknown.standardError.contains("usage: typed-defaults " + names.joined(separator: "|")))
+            let missing = try tool(["rename", "suite"], in: config)
+            #expect(missing.status == 2)
+            #expect(missing.standardError.contains("usage: typed-defaults rename SUITE OLD NEW"))
+        }
+    }
+}
