@@ -94,9 +94,10 @@ extension ChangeLog {
         storeAndRecord(object, forName: name, in: &order)
         if order.localChangeTap != nil { noteLocalChange(object, forName: name, in: &order) }
         let sequence = order.nextNumber()
+        Announcement.expect(sequence, by: observers, order.held)
         let newObject = observers.isEmpty ? nil : storage.object(forKey: name)
         let change = ObjectChange(oldObject: oldObject, newObject: newObject, sequence: sequence)
-        return Announcement(of: change, to: tracked, and: observers, order.held)
+        return Announcement(tracked: tracked, observers: observers, change: change)
     }
 
     func bringIn(savedElsewhere changed: [(name: String, object: Any?)], isOwnWrite: (String) -> Bool) -> [Announcement]
@@ -207,8 +208,9 @@ extension ChangeLog {
     {
         let sequence = order.nextNumber()
         let observers = observers.observers(of: name)
+        Announcement.expect(sequence, by: observers, order.held)
         let change = ObjectChange(oldObject: oldObject, newObject: newObject, sequence: sequence)
-        let announcement = Announcement(of: change, to: names.trackedName(name), and: observers, order.held)
+        let announcement = Announcement(tracked: names.trackedName(name), observers: observers, change: change)
         guard order.isExclusiveThread else { return announcement }
         order.keep(announcement)
         return nil

@@ -58,7 +58,9 @@ struct WriteOrder {
 
     /// Proof that the write order is held, for code elsewhere that must run under it (the saver's record
     /// of a write): only code handed this state, inside the lock, can make one.
-    var held: WriteOrderHeld { WriteOrderHeld() }
+    var held: WriteOrderHeld {
+        @inline(__always) get { WriteOrderHeld() }
+    }
 
     /// Gives the next change its number.
     @inline(__always)

@@ -8,17 +8,14 @@ struct Announcement {
     let observers: [Observer]
     let change: ObjectChange
 
-    /// The announcement of `change` to `tracked` and `observers`, made in the write order (`held`), where
-    /// the change is numbered: each observer is told the number is its own, so that it delivers its
-    /// changes in the order of their numbers.
-    init(
-        of change: ObjectChange, to tracked: (any TrackedName)?, and observers: [Observer],
-        _ held: borrowing WriteOrderHeld
-    ) {
-        for observer in observers { observer.expect(change.sequence, held) }
-        self.tracked = tracked
-        self.observers = observers
-        self.change = change
+    /// Tells `observers` that change `sequence` is theirs, in the write order (`held`), where the change
+    /// is numbered, before its announcement is made: each delivers its changes in the order of their
+    /// numbers. Called before the change's objects are put into its announcement: a call after it made
+    /// every typed write copy both objects (their lifetimes reach past a call), about 200 instructions
+    /// (measured).
+    @inline(__always)
+    static func expect(_ sequence: UInt64, by observers: [Observer], _ held: borrowing WriteOrderHeld) {
+        for observer in observers { observer.expect(sequence, held) }
     }
 
     /// Delivers the change to each receiver, Swift's Observation first: with no lock held, since an
