@@ -35,6 +35,8 @@ final class NameBindings: @unchecked Sendable {
         /// every read of the name tells a stored value from that default, and every other key object is
         /// compared with the name's record.
         var defaultChanged: Bool
+        /// The domain was prepared before the name was bound (`StorageContext.bind`).
+        let prepared: DomainPrepared
     }
     /// The key that bound a name, held (a freed key's address may be given to the next key object
     /// made, which must not pass for it), with its default, which another key object of the name (a
@@ -57,14 +59,14 @@ final class NameBindings: @unchecked Sendable {
     /// What the table holds for `storedName` with `valueType`: the tracked name, the first key when
     /// `keyObject` is another key object, and whether the name's default changed.
     func lookUp(_ storedName: String, nameHash: Int, valueType: ObjectIdentifier, keyObject: ObjectIdentifier)
-        -> (tracked: any TrackedName, other: FirstKey?, changed: Bool)?
+        -> (tracked: any TrackedName, other: FirstKey?, changed: Bool, prepared: DomainPrepared)?
     {
         table.withLockedValue { table in
             guard let bound = table.entry(for: storedName, nameHash: nameHash, valueType: valueType) else {
                 return nil
             }
-            if bound.firstKeyObject == keyObject { return (bound.tracked, nil, bound.defaultChanged) }
-            return (bound.tracked, bound.first, bound.defaultChanged)
+            if bound.firstKeyObject == keyObject { return (bound.tracked, nil, bound.defaultChanged, bound.prepared) }
+            return (bound.tracked, bound.first, bound.defaultChanged, bound.prepared)
         }
     }
 
@@ -72,20 +74,22 @@ final class NameBindings: @unchecked Sendable {
     /// meanwhile; `differs`: the key's default is not the name's registered one.
     func bind(
         _ key: some AnyTypedKey & AnyObject, as storedName: String, nameHash: Int, valueType: ObjectIdentifier,
-        tracked: any TrackedName, differs: Bool
+        tracked: any TrackedName, differs: Bool, _ prepared: DomainPrepared
     ) -> KeyBinding {
         table.withLockedValue { table in
             if let bound = table.entry(for: storedName, nameHash: nameHash, valueType: valueType) {
-                guard differs else { return KeyBinding(tracked: bound.tracked, defaultChanged: bound.defaultChanged) }
+                guard differs else {
+                    return KeyBinding(tracked: bound.tracked, defaultChanged: bound.defaultChanged, prepared: prepared)
+                }
                 table.update(storedName, nameHash: nameHash, valueType: valueType) { $0.defaultChanged = true }
-                return KeyBinding(tracked: bound.tracked, defaultChanged: true)
+                return KeyBinding(tracked: bound.tracked, defaultChanged: true, prepared: prepared)
             }
             table.insert(
                 BoundName(
                     firstKeyObject: ObjectIdentifier(key), tracked: tracked, first: FirstKey(key),
-                    defaultChanged: differs),
+                    defaultChanged: differs, prepared: prepared),
                 for: storedName, nameHash: nameHash, valueType: valueType)
-            return KeyBinding(tracked: tracked, defaultChanged: differs)
+            return KeyBinding(tracked: tracked, defaultChanged: differs, prepared: prepared)
         }
     }
 
@@ -194,4 +198,6 @@ struct KeyBinding {
     /// Whether key objects of the name have registered more than one default (a computed key whose
     /// default changed): a read then checks that what it finds is not another key object's default.
     let defaultChanged: Bool
+    /// The name is bound, so the domain is prepared: operations that need it can go on.
+    let prepared: DomainPrepared
 }

@@ -26,21 +26,22 @@ extension StorageContext {
             let differs = names.recordDisagrees(storedName, with: key)
             // After the name's default is registered: Foundation's first read of a domain before
             // registrations made every later read of it slower.
-            prepareDomain()
+            let prepared = prepareDomain()
             let tracked = names.tracking(storedName)
             // Once the name is tracked, a change saved elsewhere is brought in at once; one that came before
             // was put aside until now.
             if saver != nil { log.bringInDeferred(only: storedName) }
             return names.bind(
-                key, as: storedName, nameHash: nameHash, valueType: valueType, tracked: tracked, differs: differs)
+                key, as: storedName, nameHash: nameHash, valueType: valueType, tracked: tracked, differs: differs,
+                prepared)
         }
         if let first = found.other, found.changed || !NameBindings.sameDefault(first, key),
             names.checkAnotherKeyObject(key, as: storedName)
         {
             names.markDefaultChanged(storedName, nameHash: nameHash, valueType: valueType)
-            return KeyBinding(tracked: found.tracked, defaultChanged: true)
+            return KeyBinding(tracked: found.tracked, defaultChanged: true, prepared: found.prepared)
         }
-        return KeyBinding(tracked: found.tracked, defaultChanged: found.changed)
+        return KeyBinding(tracked: found.tracked, defaultChanged: found.changed, prepared: found.prepared)
     }
 
     /// What the storage holds for `key` under `storedName`, as a read through the key sees it: bound,
@@ -54,7 +55,7 @@ extension StorageContext {
 
     /// What the storage holds for `key`, bound as `binding` says, without reporting the read.
     func read<Value>(_ key: UserDefaultTypedKey<Value>, as storedName: String, bound binding: KeyBinding) -> Any? {
-        if binding.defaultChanged { return object(forName: storedName, changedDefault: key) }
+        if binding.defaultChanged { return object(forName: storedName, changedDefault: key, binding.prepared) }
         return storage.object(forKey: storedName)
     }
 
@@ -63,13 +64,13 @@ extension StorageContext {
     /// default another key registered, so that the read gives `key`'s own default. A value stored equal
     /// to the registered default costs a listing of the storage to tell from it (a backend that cannot
     /// list keeps the storage's answer).
-    func object(forName name: String, changedDefault key: some AnyTypedKey) -> Any? {
+    func object(forName name: String, changedDefault key: some AnyTypedKey, _ prepared: DomainPrepared) -> Any? {
         guard let object = storage.object(forKey: name) else { return nil }
         let record = names.record(of: name)
         guard let record, let registered = record.defaultObject, !record.agreesOnDefault(with: key),
             !LaunchArguments.names.contains(name), propertyListsEqual(object, registered)
         else { return object }
-        guard let stored = log.storedValues(prepareDomain()) else { return object }
+        guard let stored = log.storedValues(prepared) else { return object }
         return stored[name]
     }
 

@@ -183,7 +183,11 @@ public final class DefaultsStore: Sendable {
     /// suite's file held (a name with non-ASCII characters excepted), and a listing of the storage
     /// elsewhere (for `UserDefaults`, a copy of the domain).
     public func hasKey<Value>(_ key: UserDefaultTypedKey<Value>) -> Bool {
-        !key.isNameless && context.log.storedObject(forName: registeringStoredName(key), context.prepareDomain()) != nil
+        guard !key.isNameless else { return false }
+        // The binding proves the domain prepared: no call to prepare it again (a lock, on Linux).
+        let name = nameInStorage(key)
+        let binding = context.bind(key, as: name)
+        return context.log.storedObject(forName: name, binding.prepared) != nil
     }
 
     /// Removes the stored value for `key`, so that reads give its default again.
