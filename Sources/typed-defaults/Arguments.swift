@@ -24,7 +24,10 @@ enum Arguments {
         var words = arguments[...]
         guard let name = words.popFirst() else { return HelpCommand(topic: nil) }
         if ["-h", "--help"].contains(name) {
-            return HelpCommand(topic: words.first.flatMap(Subcommands.named))
+            var parser = ArgumentParser(name: "help", words: words)
+            let help = try HelpCommand(parsing: &parser)
+            try parser.finish()
+            return help
         }
         guard let subcommand = Subcommands.named(name) else {
             throw UsageError(message: "unknown command '\(name)'", command: nil)
@@ -48,12 +51,13 @@ struct ArgumentParser {
         if let extra = words.first { throw fail("unexpected '\(extra)'") }
     }
 
-    /// `SUITE`, or `--app NAME` (the domain an app's standard store keeps: its bundle identifier or
-    /// process name). The name is checked by the library (`DefaultsStore(suiteName:)`).
+    /// `SUITE`, or `--app NAME` (`-app NAME`, as `defaults` spells it: the domain an app's standard
+    /// store keeps, its bundle identifier or process name). The name is checked by the library
+    /// (`DefaultsStore(suiteName:)`).
     mutating func suite() throws -> String {
-        if words.first == "--app" {
+        if let flag = words.first, flag == "--app" || flag == "-app" {
             words.removeFirst()
-            return try word("NAME after --app")
+            return try word("NAME after \(flag)")
         }
         return try word("SUITE")
     }
@@ -107,6 +111,10 @@ struct ArgumentParser {
         }
     }
 
+    /// The type flags of one value, each with the spellings it also takes.
+    static let elementFlags =
+        "-string, -int (-integer), -float (-double, -real), -bool (-boolean), -date, -data or -json"
+
     /// One value: a type flag and its text, or a word alone (a string, as `defaults` takes it).
     mutating func element() throws -> PropertyListValue {
         guard let first = words.popFirst() else { throw fail("missing VALUE") }
@@ -144,10 +152,14 @@ struct ArgumentParser {
             } catch {
                 throw fail("-json: \(error)")
             }
+        case "-array", "-array-add", "-dict", "-dict-add":
+            throw fail(
+                "\(first) cannot be an element: an element of -array or -dict takes \(Self.elementFlags); "
+                    + "a nested array or dictionary is written with -json")
         default:
             throw fail(
-                "unknown type '\(first)': -string -int -float -bool -date -data -array -array-add -dict -dict-add -json"
-            )
+                "unknown type '\(first)': a value takes \(Self.elementFlags), or is the whole of -array, "
+                    + "-array-add, -dict or -dict-add")
         }
     }
 }

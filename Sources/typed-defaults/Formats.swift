@@ -16,7 +16,7 @@ enum TextFormats {
         case .double(let number):
             return number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : "\(number)"
         case .bool(let flag): return flag ? "1" : "0"
-        case .date(let date): return "\"" + oldStyleDate(date) + "\""
+        case .date(let date): return "\"" + (oldStyleDate(date) ?? outOfCalendar(date)) + "\""
         case .data(let data): return "<" + hex(data) + ">"
         case .array(let elements):
             guard !elements.isEmpty else { return "(\n\(indent))" }
@@ -41,7 +41,9 @@ enum TextFormats {
     }
 
     /// `text` in double quotes, with `"`, `\`, newline, return and tab escaped by a backslash, as both
-    /// formats write them; with `otherControls`, the other control characters as `\u00XX` (JSON's rule).
+    /// formats write them; the other control characters (DEL and C1 too) as `\u00XX` (JSON's, with
+    /// `otherControls`) or `\U00XX` (old-style text's): never raw, where a terminal would act on them (erase lines, ring
+    /// the bell, take a C1 control for the start of a sequence).
     private static func quotedEscaping(_ text: String, otherControls: Bool) -> String {
         var escaped = "\""
         for scalar in text.unicodeScalars {
@@ -51,11 +53,17 @@ enum TextFormats {
             case "\n": escaped += "\\n"
             case "\t": escaped += "\\t"
             case "\r": escaped += "\\r"
-            case _ where otherControls && scalar.value < 0x20: escaped += String(format: "\\u%04x", scalar.value)
+            case _ where isControl(scalar):
+                escaped += String(format: otherControls ? "\\u%04x" : "\\U%04x", scalar.value)
             default: escaped.unicodeScalars.append(scalar)
             }
         }
         return escaped + "\""
+    }
+
+    /// A C0 or C1 control character, or DEL.
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 
     // MARK: JSON, for scripts
@@ -68,7 +76,7 @@ enum TextFormats {
         case .int(let number): return String(number)
         case .double(let number): return number.isFinite ? "\(number)" : jsonString("\(number)")
         case .bool(let flag): return flag ? "true" : "false"
-        case .date(let date): return jsonString(isoDate(date))
+        case .date(let date): return jsonString(isoDate(date) ?? outOfCalendar(date))
         case .data(let data): return jsonString(data.base64EncodedString())
         case .array(let elements):
             guard !elements.isEmpty else { return "[]" }
@@ -89,7 +97,13 @@ enum TextFormats {
 
     private static let utc = TimeZone(identifier: "UTC")!
 
-    private static func components(_ date: Date) -> (DateComponents, microseconds: Int) {
+    /// The dates the calendar formats are those within 100,000 years of 1970; others (the infinite or
+    /// NaN seconds an app may store as a "never" sentinel, or a far-off date) are printed by
+    /// `outOfCalendar`, never converted to an integer (which traps).
+    private static let calendarSpan: TimeInterval = 100_000 * 366 * 86_400
+
+    private static func components(_ date: Date) -> (DateComponents, microseconds: Int)? {
+        guard abs(date.timeIntervalSince1970) < calendarSpan else { return nil }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = utc
         let seconds = date.timeIntervalSince1970.rounded(.down)
@@ -101,18 +115,24 @@ enum TextFormats {
         )
     }
 
-    /// `2026-11-26T09:30:00.250000Z`, or without the fraction when it is zero.
-    static func isoDate(_ date: Date) -> String {
-        let (parts, microseconds) = components(date)
+    /// A date the calendar does not format: its seconds since 2001-01-01 00:00:00 UTC, as a date's
+    /// value is kept (`inf`, `-inf`, `nan` for those).
+    static func outOfCalendar(_ date: Date) -> String {
+        "\(date.timeIntervalSinceReferenceDate) seconds since 2001-01-01 00:00:00 +0000"
+    }
+
+    /// `2026-11-26T09:30:00.250000Z`, or without the fraction when it is zero; nil outside the calendar.
+    static func isoDate(_ date: Date) -> String? {
+        guard let (parts, microseconds) = components(date) else { return nil }
         let base = String(
             format: "%04d-%02d-%02dT%02d:%02d:%02d", parts.year!, parts.month!, parts.day!, parts.hour!, parts.minute!,
             parts.second!)
         return base + (microseconds == 0 ? "" : String(format: ".%06d", microseconds)) + "Z"
     }
 
-    /// `2026-11-26 09:30:00 +0000`, as `defaults read` prints a date.
-    static func oldStyleDate(_ date: Date) -> String {
-        let (parts, _) = components(date)
+    /// `2026-11-26 09:30:00 +0000`, as `defaults read` prints a date; nil outside the calendar.
+    static func oldStyleDate(_ date: Date) -> String? {
+        guard let (parts, _) = components(date) else { return nil }
         return String(
             format: "%04d-%02d-%02d %02d:%02d:%02d +0000", parts.year!, parts.month!, parts.day!, parts.hour!,
             parts.minute!, parts.second!)

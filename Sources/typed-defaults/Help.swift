@@ -16,7 +16,7 @@ enum Help {
             """ + lines.joined(separator: "\n") + """
 
 
-                SUITE may be --app NAME: the suite an app's standard store keeps (its bundle identifier or
+                SUITE may be --app NAME (or -app NAME): the suite an app's standard store keeps (its bundle identifier or
                 process name). Exit status: 0 done, 1 failed (nothing changed), 2 input not understood.
                 """
     }()

@@ -222,7 +222,10 @@ struct DomainsCommand: Subcommand {
 
     func run() throws {
         let names = DefaultsStore.storedSuiteNames()
-        print(json ? TextFormats.json(.array(names.map(PropertyListValue.string))) : names.joined(separator: ", "))
+        print(
+            json
+                ? TextFormats.json(.array(names.map(PropertyListValue.string)))
+                : names.map(TextFormats.quoted).joined(separator: ", "))
     }
 }
 
@@ -322,8 +325,12 @@ struct HelpCommand: Subcommand {
     }
 
     init(parsing parser: inout ArgumentParser) throws {
-        topic = parser.words.popFirst().flatMap(Subcommands.named)
-        parser.words.removeAll()
+        guard let name = parser.words.popFirst() else {
+            topic = nil
+            return
+        }
+        guard let named = Subcommands.named(name) else { throw parser.fail("no command is named '\(name)'") }
+        topic = named
     }
 
     func run() throws {

@@ -435,3 +435,116 @@ struct CommandLineHelpTests {
         }
     }
 }
+
+@Suite("typed-defaults: what a suite holds is printed safely, whatever it is")
+struct CommandLineOutputSafetyTests {
+    /// Writes `values` as the suite's file, as another program could.
+    private func suiteFile(_ values: [String: Any], suite: String, in config: URL) throws {
+        let bytes = try PropertyListDocument.bytes(of: values, format: .binary)
+        try Data(bytes).write(to: config.appendingPathComponent(suite + ".plist"))
+    }
+
+    /// A date of infinite or NaN seconds (an app's "never" sentinel, which the library stores as it is),
+    /// or one far outside the calendar. Before, `read` trapped converting its seconds to an integer
+    /// ("Double value cannot be converted to Int", 4 of 4 runs); now every form prints, exit 0, the
+    /// calendar's dates as before.
+    @Test(arguments: [false, true])
+    func datesOutsideTheCalendarArePrintedNotTrappedOn(json: Bool) throws {
+        try withTemporaryFolder { config in
+            let suite = uniqueSuiteName()
+            let dates: [String: Any] = [
+                "never": Date(timeIntervalSinceReferenceDate: .infinity),
+                "ever": Date(timeIntervalSinceReferenceDate: -.infinity),
+                "unknown": Date(timeIntervalSinceReferenceDate: .nan),
+                "far": Date(timeIntervalSinceReferenceDate: 1e300),
+                "farBefore": Date(timeIntervalSinceReferenceDate: -1e17),
+                "future": Date.distantFuture,
+                "past": Date.distantPast,
+                "plain": Date(timeIntervalSince1970: 1_800_000_000),
+            ]
+            try suiteFile(dates, suite: suite, in: config)
+            let run = try tool(["read"] + (json ? ["--json"] : []) + [suite], in: config)
+            #expect(run.status == 0, "\(run.standardError)")
+            #expect(run.standardOutput.contains("inf seconds since 2001-01-01"), "\(run.standardOutput)")
+            #expect(run.standardOutput.contains("-inf seconds since 2001-01-01"))
+            #expect(run.standardOutput.contains("nan seconds since 2001-01-01"))
+            #expect(run.standardOutput.contains("1e+300 seconds since 2001-01-01"))
+            #expect(run.standardOutput.contains(json ? "2027-01-15T08:00:00Z" : "2027-01-15 08:00:00 +0000"))
+            #expect(run.standardOutput.contains(json ? "4001-01-01T00:00:00Z" : "4001-01-01 00:00:00 +0000"))
+            let one = try tool(["read", suite, "never"], in: config)
+            #expect(one.status == 0)
+            #expect(one.standardOutput == "\"inf seconds since 2001-01-01 00:00:00 +0000\"\n")
+        }
+    }
+
+    /// Control characters in a name or a value (an escape sequence that erases lines, the bell, DEL, a
+    /// C1 control) are printed escaped, never raw, in `read`'s text and JSON; a suite whose file name
+    /// has a newline and a comma is listed quoted by `domains`. Before, `read` printed them raw (the
+    /// terminal erased lines and rang) and `domains` showed one suite as what looked like three.
+    @Test func controlCharactersArePrintedEscaped() throws {
+        try withTemporaryFolder { config in
+            let suite = uniqueSuiteName()
+            let hostile = "\u{1B}[2K\u{1B}[1A\r\u{07}x\u{7F}\u{9B}y"
+            try suiteFile([hostile: hostile, "plain": "fine"], suite: suite, in: config)
+            for arguments in [["read", suite], ["read", "--json", suite]] {
+                let run = try tool(arguments, in: config)
+                #expect(run.status == 0, "\(run.standardError)")
+                let raw = run.standardOutput.unicodeScalars.filter {
+                    ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value)
+                }
+                #expect(raw.isEmpty, "\(arguments): \(raw.map(\.value))")
+            }
+            let text = try tool(["read", suite], in: config).standardOutput
+            #expect(text.contains(#""\U001b[2K\U001b[1A\r\U0007x\U007f\U009by""#), "\(text)")
+            let odd = "evil\nx, other"
+            try suiteFile(["a": 1], suite: odd, in: config)
+            let listed = try tool(["domains"], in: config)
+            #expect(listed.status == 0)
+            #expect(listed.standardOutput.contains(#""evil\nx, other""#), "\(listed.standardOutput)")
+            #expect(!listed.standardOutput.dropLast().contains("\n"))
+        }
+    }
+}
+
+@Suite("typed-defaults: the spellings a defaults user types, and messages that say what is accepted")
+struct CommandLineSpellingTests {
+    /// `-app NAME` as `defaults` spells it, beside `--app NAME`.
+    @Test func appTakesOneDashOrTwo() throws {
+        try withTemporaryFolder { config in
+            let app = uniqueSuiteName()
+            #expect(try tool(["write", "-app", app, "launchCount", "-int", "4"], in: config).status == 0)
+            let read = try tool(["read", "--app", app, "launchCount"], in: config)
+            #expect(read.standardOutput == "4\n")
+            #expect(try tool(["read", "-app", app, "launchCount"], in: config).standardOutput == "4\n")
+        }
+    }
+
+    /// `help NAME` of a command that does not exist is an error (exit 2), not the general help.
+    @Test func helpOfAnUnknownCommandIsAnError() throws {
+        try withTemporaryFolder { config in
+            for arguments in [["help", "find-it"], ["--help", "find-it"]] {
+                let run = try tool(arguments, in: config)
+                #expect(run.status == 2, "\(arguments)")
+                #expect(run.standardError.contains("no command is named 'find-it'"), "\(run.standardError)")
+            }
+        }
+    }
+
+    /// A collection flag where one value goes is named as such, and the message lists every type flag a
+    /// value takes with its other spellings. Before: "unknown type '-array': … -array …", and the list left
+    /// out `-integer` and `-boolean`, which it accepts.
+    @Test func aTypeFlagMessageNamesWhatIsAccepted() throws {
+        try withTemporaryFolder { config in
+            let suite = uniqueSuiteName()
+            let nested = try tool(["write", suite, "window", "-dict", "size", "-array", "1", "2"], in: config)
+            #expect(nested.status == 2)
+            #expect(nested.standardError.contains("-array cannot be an element"), "\(nested.standardError)")
+            #expect(nested.standardError.contains("-json"))
+            let unknown = try tool(["write", suite, "count", "-long", "5"], in: config)
+            #expect(unknown.status == 2)
+            for flag in ["-int (-integer)", "-bool (-boolean)", "-float (-double, -real)", "-array-add", "-dict-add"] {
+                #expect(unknown.standardError.contains(flag), "\(flag): \(unknown.standardError)")
+            }
+        }
+    }
+}
