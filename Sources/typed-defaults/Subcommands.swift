@@ -234,8 +234,9 @@ struct ExportCommand: Subcommand {
     static let synopsis = "[-format F] SUITE FILE|-"
     static let summary = "write the suite to a property-list file (F: binary1, xml1)"
     static let details = """
-        Writes every value of SUITE to FILE (- : standard output), binary by default. The XML format
-        keeps dates to the second, as the format does; binary keeps them exact.
+        Writes every value of SUITE to FILE, binary by default, or to standard output (-) as XML, as
+        `defaults export` does. The XML format keeps dates to the second, as the format does; binary
+        keeps them exact.
         example:
           typed-defaults export com.example.app backup.plist
         """
@@ -245,9 +246,11 @@ struct ExportCommand: Subcommand {
     let format: PropertyListDocument.Format
 
     init(parsing parser: inout ArgumentParser) throws {
-        format = try parser.format() ?? .binary
+        let format = try parser.format()
         suite = try parser.suite()
         path = try parser.word("FILE")
+        // Standard output is usually a terminal or a pipe into a text tool: XML there, as `defaults`.
+        self.format = format ?? (path == "-" ? .xml : .binary)
     }
 
     func run() throws {

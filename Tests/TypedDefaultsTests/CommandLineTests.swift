@@ -547,4 +547,24 @@ struct CommandLineSpellingTests {
             }
         }
     }
+
+    /// `export SUITE -` writes XML to standard output, as `defaults export` does (before: binary bytes on
+    /// the terminal); `-format binary1` still chooses binary there, and a file is binary by default.
+    @Test func exportToStandardOutputIsXMLUnlessAskedOtherwise() throws {
+        try withTemporaryFolder { config in
+            let suite = uniqueSuiteName()
+            #expect(try tool(["write", suite, "launchCount", "-int", "3"], in: config).status == 0)
+            let text = try tool(["export", suite, "-"], in: config)
+            #expect(text.status == 0)
+            #expect(text.standardOutput.hasPrefix("<?xml"), "\(text.standardOutput.prefix(40))")
+            #expect(text.standardOutput.contains("<key>launchCount</key>"))
+            let binary = try tool(["export", "-format", "binary1", suite, "-"], in: config)
+            #expect(
+                binary.standardOutput.hasPrefix("bplist00")
+                    || binary.standardOutput.utf8.starts(with: Array("bplist00".utf8)))
+            let file = config.appendingPathComponent("out.plist")
+            #expect(try tool(["export", suite, file.path], in: config).status == 0)
+            #expect(try Data(contentsOf: file).starts(with: Array("bplist00".utf8)))
+        }
+    }
 }
