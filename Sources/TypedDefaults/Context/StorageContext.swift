@@ -24,18 +24,14 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     let observers: ObserverRegistry
     /// The storage's write order: every change to it, numbered and announced there.
     let log: ChangeLog
-    /// The storage, when it reports changes made by other means than the library's writes.
-    let externalStorage: (any ExternallyChangingStorage)?
-    /// The storage, when its values live in a domain of the platform's preferences (`UserDefaults`).
-    let domainStorage: (any DomainStorage)?
     /// The names bound in this storage, with their keys and their registered defaults.
     let names: NameBindings
     init(storage: any KeyValueStorage, domain: DefaultsDomain?) {
         self.storage = storage
         self.domain = domain
-        externalStorage = storage as? any ExternallyChangingStorage
+        // What the storage is, asked once: the log keeps the answers (`ChangeLog.domainStorage`,
+        // `externalStorage`).
         let domainStorage = storage as? any DomainStorage
-        self.domainStorage = domainStorage
         // Registered defaults are one per process for every domain (`UserDefaults`' registration domain).
         names = NameBindings(keyRecords: domainStorage != nil ? ContextRegistry.domainKeyRecords : Locked([:]))
         let saver = domain.flatMap { domainStorage?.makeSaver(for: $0) }
@@ -46,7 +42,7 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
             storage: storage, domain: domain, domainStorage: domainStorage, saver: saver, observers: observers,
             names: names)
         self.log = log
-        if externalStorage != nil {
+        if log.externalStorage != nil {
             observers.onFirstAndLastObserver { [weak self] name, _ in
                 self.map { $0.log.watchExternalChanges(of: name, of: $0) }
             }
