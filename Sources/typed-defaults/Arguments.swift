@@ -7,9 +7,31 @@ import TypedDefaults
 
 /// The value of a `write`: a value, or elements added to what is stored.
 enum WriteValue: Equatable {
-    case value(PropertyListValue)
-    case arrayAdd([PropertyListValue])
-    case dictionaryAdd([String: PropertyListValue])
+    case value(Given)
+    case arrayAdd([Given])
+    case dictionaryAdd([String: Given])
+}
+
+/// One value as the command line gave it: the value, and how it was written, which decides what it
+/// becomes for a declared key (`Given.resolved`): a word with no type flag takes the key's form
+/// (`5` for an `Int` key is the integer 5), JSON text for a `Codable` key is stored as the key stores it.
+struct Given: Equatable {
+    let value: PropertyListValue
+    /// The word, when it came with no type flag.
+    var word: String? = nil
+    /// The JSON text, when it came with `-json`.
+    var json: String? = nil
+    /// The elements of `-array`, each as given.
+    var elements: [Given]? = nil
+    /// The entries of `-dict`, each as given.
+    var entries: [String: Given]? = nil
+
+    /// A value of old-style text (a `write SUITE PLIST` entry): its strings were words.
+    static func text(_ value: PropertyListValue) -> Given {
+        if case .string(let text) = value { return Given(value: value, word: text) }
+        return Given(value: value, fromText: true)
+    }
+    var fromText = false
 }
 
 /// Input the command does not understand: printed with the usage line, exit status 2.
@@ -18,11 +40,20 @@ struct UsageError: Error, Equatable {
     let command: String?
 }
 
+/// The suite of the global domain, whose values every app reads: `.GlobalPreferences`, the file
+/// swift-corelibs-foundation's search list reads (`$XDG_CONFIG_HOME/.GlobalPreferences.plist`), measured:
+/// an app's `UserDefaults.standard` reads a value written there, and not one in `NSGlobalDomain.plist`.
+let globalSuite = ".GlobalPreferences"
+
 enum Arguments {
     /// The subcommand the words ask for, parsed whole: nothing is read or written before this returns.
     static func parse(_ arguments: [String]) throws -> any Subcommand {
         var words = arguments[...]
         guard let name = words.popFirst() else { return HelpCommand(topic: nil) }
+        if name == "--version" {
+            guard words.isEmpty else { throw UsageError(message: "unexpected '\(words.first!)'", command: nil) }
+            return VersionCommand()
+        }
         if ["-h", "--help"].contains(name) {
             var parser = ArgumentParser(name: "help", words: words)
             let help = try HelpCommand(parsing: &parser)
@@ -54,12 +85,28 @@ struct ArgumentParser {
     /// `SUITE`, or `--app NAME` (`-app NAME`, as `defaults` spells it: the domain an app's standard
     /// store keeps, its bundle identifier or process name). The name is checked by the library
     /// (`DefaultsStore(suiteName:)`).
+    ///
+    /// `-g`, `-globalDomain` and `NSGlobalDomain` name the global domain: on Linux the file
+    /// Foundation's search list reads for every app, `.GlobalPreferences.plist` (`globalSuite`).
     mutating func suite() throws -> String {
         if let flag = words.first, flag == "--app" || flag == "-app" {
             words.removeFirst()
             return try word("NAME after \(flag)")
         }
-        return try word("SUITE")
+        if let flag = words.first, flag == "-g" || flag == "-globalDomain" {
+            words.removeFirst()
+            return globalSuite
+        }
+        let suite = try word("SUITE")
+        return suite == "NSGlobalDomain" ? globalSuite : suite
+    }
+
+    /// Takes `flag` where it stands before the other words (so that a value spelled like it is a value).
+    mutating func takeLeading(_ flag: String) -> Bool {
+        guard let index = words.firstIndex(where: { !$0.hasPrefix("-") || $0 == flag }), words[index] == flag
+        else { return false }
+        words.remove(at: index)
+        return true
     }
 
     mutating func format() throws -> PropertyListDocument.Format? {
@@ -94,17 +141,20 @@ struct ArgumentParser {
         switch flag {
         case "-array", "-array-add":
             words.removeFirst()
-            var elements: [PropertyListValue] = []
+            var elements: [Given] = []
             while !words.isEmpty { elements.append(try element()) }
-            return flag == "-array" ? .value(.array(elements)) : .arrayAdd(elements)
+            return flag == "-array"
+                ? .value(Given(value: .array(elements.map(\.value)), elements: elements)) : .arrayAdd(elements)
         case "-dict", "-dict-add":
             words.removeFirst()
-            var entries: [String: PropertyListValue] = [:]
+            var entries: [String: Given] = [:]
             while let key = words.popFirst() {
                 guard !words.isEmpty else { throw fail("the key '\(key)' of \(flag) has no value") }
                 entries[key] = try element()
             }
-            return flag == "-dict" ? .value(.dictionary(entries)) : .dictionaryAdd(entries)
+            return flag == "-dict"
+                ? .value(Given(value: .dictionary(entries.mapValues(\.value)), entries: entries))
+                : .dictionaryAdd(entries)
         default:
             let value = try element()
             return .value(value)
@@ -115,11 +165,27 @@ struct ArgumentParser {
     static let elementFlags =
         "-string, -int (-integer), -float (-double, -real), -bool (-boolean), -date, -data or -json"
 
-    /// One value: a type flag and its text, or a word alone (a string, as `defaults` takes it).
-    mutating func element() throws -> PropertyListValue {
+    /// One value: a type flag and its text, or a word alone (as `defaults` takes it: old-style
+    /// property-list text, `(a, b)` an array, `{ a = 1; }` a dictionary, `<0fa1>` data; any other word a
+    /// string).
+    mutating func element() throws -> Given {
         guard let first = words.popFirst() else { throw fail("missing VALUE") }
-        guard first.hasPrefix("-"), first.count > 1, Double(first) == nil else { return .string(first) }
+        guard first.hasPrefix("-"), first.count > 1, Double(first) == nil else {
+            return Given(value: OldStylePropertyList.value(ofWord: first), word: first)
+        }
         guard let text = words.popFirst() else { throw fail("\(first) has no value") }
+        if first == "-json" {
+            do {
+                return Given(value: try JSONValue.parse(text), json: text)
+            } catch {
+                throw fail("-json: \(error)")
+            }
+        }
+        return Given(value: try flagged(first, text))
+    }
+
+    /// The value of a type flag and its text.
+    mutating func flagged(_ first: String, _ text: String) throws -> PropertyListValue {
         switch first {
         case "-string": return .string(text)
         case "-int", "-integer":
@@ -146,12 +212,6 @@ struct ArgumentParser {
                 throw fail("'\(text)' is not hexadecimal bytes")
             }
             return .data(data)
-        case "-json":
-            do {
-                return try JSONValue.parse(text)
-            } catch {
-                throw fail("-json: \(error)")
-            }
         case "-array", "-array-add", "-dict", "-dict-add":
             throw fail(
                 "\(first) cannot be an element: an element of -array or -dict takes \(Self.elementFlags); "

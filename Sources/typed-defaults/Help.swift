@@ -1,6 +1,10 @@
 // What `typed-defaults --help` and `typed-defaults help COMMAND` print, made from `Subcommands.all`.
 
 enum Help {
+    /// The package's version, as CHANGELOG.md's newest section names it ("unreleased" until a release is
+    /// tagged; a test holds the two together).
+    static let version = "unreleased"
+
     static let summary: String = {
         let lines = Subcommands.all.map { command in
             "  " + command.name.padding(toLength: 8, withPad: " ", startingAt: 0)
@@ -17,7 +21,9 @@ enum Help {
 
 
                 SUITE may be --app NAME (or -app NAME): the suite an app's standard store keeps (its bundle identifier or
-                process name). Exit status: 0 done, 1 failed (nothing changed), 2 input not understood.
+                process name); -g, -globalDomain or NSGlobalDomain: the global domain, which every app reads.
+                Exit status: 0 done, 1 failed (nothing changed), 2 input not understood or a value refused.
+                --version prints the version.
                 """
     }()
 

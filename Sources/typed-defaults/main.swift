@@ -34,6 +34,9 @@ do {
     standardError.print(usage.message)
     FileHandle.standardError.write(Data((Help.usage(of: usage.command) + "\n").utf8))
     exit(2)
+} catch let refusal as Refusal {
+    standardError.print(refusal.message)
+    exit(2)
 } catch let failure as Failure {
     standardError.print(failure.message)
     exit(1)
@@ -51,6 +54,18 @@ func open(_ suite: String) throws -> DefaultsStore {
             command: nil)
     }
     return store
+}
+
+/// Fails when the suite's file is there but cannot be read (a link, a FIFO, not a property list the
+/// library reads): reported, and left as it is.
+func requireReadable(_ suite: String) throws {
+    if let problem = DefaultsStore.suiteFileProblem(suite) {
+        throw Failure(message: "cannot read the suite \(suite): \(problem); it is left as it is")
+    }
+}
+
+func noValue(_ suite: String, _ name: String) -> Failure {
+    Failure(message: "the suite \(suite) has no value named \(name)")
 }
 
 /// Fails for a suite with no values and no file: `defaults` says such a domain does not exist.

@@ -3,7 +3,7 @@
 /// themselves and have no saver (see `Platform`).
 ///
 /// The context calls it from one place each: its commit path (`recordWrite`), `modify`
-/// (`exclusively`), `flush()`, a name's first use (`prepare`), suite removal and the listing of stored
+/// (`exclusively`), `flush()`, a name's first use (`prepare`, `declare`), suite removal and the listing of stored
 /// values.
 protocol DomainSaver: AnyObject, Sendable {
     /// Makes the domain ready, once: starts watching for other processes' saves, which go to `receiver`
@@ -15,6 +15,10 @@ protocol DomainSaver: AnyObject, Sendable {
     /// change in the order values do.
     func recordWrite(
         _ object: Any?, forName name: String, replacing otherForms: [String], _ held: borrowing WriteOrderHeld)
+    /// `key` was bound in the domain (its first use in this process): record it in the domain's key
+    /// manifest (`KeyManifest`) with the next save, if the manifest does not hold it as it is. Never
+    /// written on the caller's thread.
+    func declare(_ key: DeclaredKey)
     /// Saves every pending write now; throws when they cannot be saved (they stay pending).
     func flush() throws
     /// Runs `body` so that no other `exclusively` of the domain runs meanwhile, in this process or any

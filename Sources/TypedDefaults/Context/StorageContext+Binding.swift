@@ -30,7 +30,10 @@ extension StorageContext {
             let tracked = names.tracking(storedName)
             // Once the name is tracked, a change saved elsewhere is brought in at once; one that came before
             // was put aside until now.
-            if saver != nil { log.bringInDeferred(only: storedName) }
+            if let saver {
+                log.bringInDeferred(only: storedName)
+                saver.declare(DeclaredKey(key, as: storedName))
+            }
             return names.bind(
                 key, as: storedName, nameHash: nameHash, valueType: valueType, tracked: tracked, differs: differs,
                 prepared)

@@ -23,6 +23,7 @@ import TypedDefaults
     "args": argsCommand,
     "remove": removeCommand,
     "fingerprints": fingerprintsCommand,
+    "app-keys": appKeysCommand,
 ]
 
 @MainActor private func writeCommand(_ store: DefaultsStore, _ arguments: [String]) {

@@ -54,6 +54,8 @@
 //                                                       it as a swatch, swatches and a URL, then print "ok"
 //   typed-defaults-probe fingerprints SUITE [write]     print each stored name and its value's fingerprint
 //                                                       (with write: first write "touched" and save)
+//   typed-defaults-probe app-keys SUITE bind|read       an app's keys of every kind (AppKeys.swift): use each
+//                                                       and save (its key manifest), or print what each reads
 //   typed-defaults-probe first OPERATION SUITE          OPERATION as the process's first call of the
 //                                                       library (SUITE "-": the standard store), then print
 //                                                       what every read path sees and save (see FirstCall)

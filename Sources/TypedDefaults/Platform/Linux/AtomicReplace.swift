@@ -16,9 +16,13 @@
         /// No `fsync`: the claim is that values survive the process (exit, a kill), which the page cache
         /// guarantees; surviving a power cut would cost a disk flush per save, and Foundation's own
         /// `synchronize()` does not flush either.
+        ///
+        /// `target`: another file of the suite to replace so (its key manifest); the suite's file if nil.
         func replace(
-            with bytes: [UInt8], keeping existingOwner: FileOwner?, unlessRewritten base: FileVersion? = nil
+            with bytes: [UInt8], keeping existingOwner: FileOwner?, unlessRewritten base: FileVersion? = nil,
+            at target: String? = nil
         ) throws -> Replaced {
+            let path = target ?? path
             let owner = existingOwner ?? FileOwner.forNewFile(in: directory)
             let temporaryPath = directory + "/" + temporaryPrefix + randomSuffix(count: 12)
             let descriptor: FileDescriptor

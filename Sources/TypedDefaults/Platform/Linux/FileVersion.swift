@@ -124,17 +124,17 @@
                 || now.modified.tv_nsec != identity.modified.tv_nsec
         }
 
-        /// The whole file, from its start.
-        func readAll(path: String) throws -> [UInt8] {
+        /// The whole file, from its start; at most `limit` bytes.
+        func readAll(path: String, limit: Int = .max) throws -> [UInt8] {
             do {
                 try descriptor.seekToStart()
             } catch {
                 throw FileFailure.failed("cannot read", path, error)
             }
             var bytes: [UInt8] = []
-            bytes.reserveCapacity(Int(identity.size) + 1)
+            bytes.reserveCapacity(min(Int(identity.size) + 1, limit))
             var buffer = [UInt8](repeating: 0, count: 1 << 20)
-            while true {
+            while bytes.count < limit {
                 let count: Int
                 do {
                     count = try descriptor.read(into: &buffer)
@@ -142,8 +142,9 @@
                     throw FileFailure.failed("cannot read", path, error)
                 }
                 if count == 0 { return bytes }
-                bytes.append(contentsOf: buffer[0..<count])
+                bytes.append(contentsOf: buffer[0..<min(count, limit - bytes.count)])
             }
+            return bytes
         }
     }
 #endif

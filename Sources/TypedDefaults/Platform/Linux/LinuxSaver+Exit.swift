@@ -25,13 +25,19 @@
             // thread holds the save's turn, and maybe the file lock; nothing else in the process can.
             let refused = saves.withSavingAtExit(before: deadline) { turn, save in
                 // Unknown (the pending writes stayed locked): tried, and the save reports it.
-                guard pending.isEmpty(before: deadline) != true || !save.putBacks.isEmpty else { return }
+                let declared = declarations.takeDue()
+                guard pending.isEmpty(before: deadline) != true || !save.putBacks.isEmpty || declared != nil else {
+                    return
+                }
                 do {
                     if case .heldHere(holdsFileLock: true) = turn {
-                        _ = try savePendingLocked(to: file, atExit: deadline, in: &save, file.lockHeldAtExit())
+                        let locked = file.lockHeldAtExit()
+                        if let declared { writeManifest(declared, beside: file, locked) }
+                        _ = try savePendingLocked(to: file, atExit: deadline, in: &save, locked)
                     } else {
                         _ = try file.withLock(before: deadline) { locked in
-                            try savePendingLocked(to: file, atExit: deadline, in: &save, locked)
+                            if let declared { writeManifest(declared, beside: file, locked) }
+                            return try savePendingLocked(to: file, atExit: deadline, in: &save, locked)
                         }
                     }
                 } catch {

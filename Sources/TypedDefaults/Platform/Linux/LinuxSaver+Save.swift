@@ -23,10 +23,12 @@
                 }
                 return nil
             }
-            guard pending.isEmpty() == false || !save.putBacks.isEmpty else { return nil }
+            let declared = declarations.takeDue()
+            guard pending.isEmpty() == false || !save.putBacks.isEmpty || declared != nil else { return nil }
             do {
                 let saved = try saves.withFileLock(file, in: &save) { save, locked in
-                    try savePendingLocked(to: file, in: &save, locked)
+                    if let declared { writeManifest(declared, beside: file, locked) }
+                    return try savePendingLocked(to: file, in: &save, locked)
                 }
                 queueBringIn(saved.changedElsewhere, saving: saved.changes, in: &save)
                 return saved.notice

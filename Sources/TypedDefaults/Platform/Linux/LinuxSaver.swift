@@ -47,6 +47,7 @@
         /// Whether the domain is ready (`prepare`). Taken before any other lock of the saver's (the
         /// context prepares its domain before it takes a lock of its own), and held while preparing.
         let prepared = Locked(false)
+        let declarations = DeclaredKeys()
 
         private init(domain: String, file: SuiteFile?, listedDomain: String?, defaults: UserDefaults) {
             self.domain = domain

@@ -19,6 +19,9 @@
         /// Beside the file: the last file Foundation's `synchronize()` wrote that a library save then
         /// replaced, kept so that every library process can see what it dropped (see `LinuxSaver.look`).
         let plainSavePath: String
+        /// Beside the file: the keys apps declared for the suite (`KeyManifest`), kept when the suite is
+        /// deleted (the apps still declare them).
+        let manifestPath: String
 
         /// The files of `domain`, or nil when `domain` is not a plain file name.
         init?(domain: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
@@ -30,6 +33,7 @@
             lockPath = directory + "/." + domain + ".plist.lock"
             temporaryPrefix = "." + domain + ".plist.tmp-"
             plainSavePath = directory + "/." + domain + ".plist.plain-save"
+            manifestPath = directory + "/." + domain + ".plist.keys.json"
         }
 
         /// The folder Foundation keeps every domain in, by the rules above.

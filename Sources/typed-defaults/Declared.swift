@@ -1,0 +1,107 @@
+import Foundation
+import TypedDefaults
+
+// What the command knows of the keys an app declared: the suite's key manifest (`KeyManifest`, written
+// by every process that uses the library), against which `write`, `import` and `rename` check a value, and
+// in whose form they store a value given as a word or as JSON.
+
+/// A value the declared key of its name would not read as itself: exit status 2, nothing written.
+struct Refusal: Error {
+    let message: String
+}
+
+struct Declarations {
+    let suite: String
+    let keys: [String: DeclaredKey]
+    /// `--force`: values are stored as given, not checked.
+    let force: Bool
+
+    /// The keys the manifest of `suite` declares. A manifest that cannot be read is reported and not
+    /// used: values are then stored as given.
+    init(of suite: String, force: Bool = false) {
+        self.suite = suite
+        self.force = force
+        switch KeyManifest.contents(ofSuite: suite) {
+        case .absent: keys = [:]
+        case .keys(let declared): keys = declared
+        case .unreadable(let reason):
+            standardError.print(
+                "the key manifest of \(suite) cannot be read (\(reason)): values are stored as given, not checked")
+            keys = [:]
+        }
+    }
+
+    func key(_ name: String) -> DeclaredKey? {
+        keys[name.precomposedStringWithCanonicalMapping]
+    }
+
+    /// `given` as the key named `name` stores it (as given for a name no app declared).
+    func resolved(_ given: Given, forName name: String) -> PropertyListValue {
+        guard let key = key(name) else { return given.value }
+        return Self.resolved(given, as: key.form)
+    }
+
+    /// `given` in `form`: a word with no type flag as the form's type reads it (`5` an integer, `yes` a
+    /// Boolean, any word for a string key the word itself); JSON text as a `Codable` key stores it.
+    static func resolved(_ given: Given, as form: StoredForm) -> PropertyListValue {
+        switch form {
+        case .optional(let wrapped), .choice(let wrapped, _):
+            return resolved(given, as: wrapped)
+        case .jsonText, .jsonData:
+            guard let text = given.json ?? given.word, StoredForm.jsonText.reads(text) else { return given.value }
+            return form == .jsonText ? .string(text) : .data(Data(text.utf8))
+        case .string, .url, .uuid:
+            return given.word.map(PropertyListValue.string) ?? given.value
+        case .array(let element):
+            guard let elements = given.elements else { break }
+            return .array(elements.map { resolved($0, as: element) })
+        case .dictionary(let value):
+            guard let entries = given.entries else { break }
+            return .dictionary(entries.mapValues { resolved($0, as: value) })
+        default: break
+        }
+        return given.word != nil || given.fromText ? natural(given.value, as: form) : given.value
+    }
+
+    /// A value read from words (old-style text's leaves are strings) in `form`'s type, where it reads so.
+    static func natural(_ value: PropertyListValue, as form: StoredForm) -> PropertyListValue {
+        switch (value, form) {
+        case (_, .optional(let wrapped)), (_, .choice(let wrapped, _)): return natural(value, as: wrapped)
+        case (.string(let text), .integer): return Int(text).map(PropertyListValue.int) ?? value
+        case (.string(let text), .real):
+            return Double(text).flatMap { $0.isFinite ? PropertyListValue.double($0) : nil } ?? value
+        case (.string(let text), .boolean):
+            switch text.lowercased() {
+            case "true", "yes", "1": return .bool(true)
+            case "false", "no", "0": return .bool(false)
+            default: return value
+            }
+        case (.string(let text), .date): return TextFormats.date(from: text).map(PropertyListValue.date) ?? value
+        case (.array(let elements), .array(let element)): return .array(elements.map { natural($0, as: element) })
+        case (.dictionary(let entries), .dictionary(let entry)):
+            return .dictionary(entries.mapValues { natural($0, as: entry) })
+        default: return value
+        }
+    }
+
+    /// Refuses `value` for `name` when the key an app declared for it would not read it (and would read
+    /// its default instead), unless `--force`.
+    func check(_ value: PropertyListValue, forName name: String) throws {
+        guard !force, let key = key(name), let object = value.userDefaultsObject,
+            let problem = key.form.problem(with: object)
+        else { return }
+        throw Refusal(message: Self.refusal(name, key, problem))
+    }
+
+    static func refusal(_ name: String, _ key: DeclaredKey, _ problem: String) -> String {
+        "\(name) is \(article(key.type)) \(key.type) (declared at \(key.declaredAt)): \(problem), so the app would "
+            + "read its default; --force writes it anyway"
+    }
+
+    /// `a` or `an`, as the type name sounds.
+    static func article(_ type: String) -> String {
+        guard let first = type.first?.lowercased() else { return "a" }
+        if type.hasPrefix("UInt") || type.hasPrefix("URL") || type.hasPrefix("UUID") { return "a" }
+        return "aeio".contains(first) || type.hasPrefix("Int") ? "an" : "a"
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import TypedDefaults
+
+// An app's keys of every kind the library stores, for the command's checks against the key manifest:
+// `app-keys SUITE bind` uses each (its first use records it in the manifest) and saves; `app-keys SUITE
+// read` prints what each key reads, a `name=value` line each.
+
+enum Appearance: String, CaseIterable, UserDefaultConvertible { case light, dark, system }
+
+struct Person: Codable, Equatable, UserDefaultConvertible {
+    var name: String
+    var age: Int
+}
+
+struct Layout: Equatable, UserDefaultJSONData {
+    var columns: Int
+    var compact: Bool
+}
+
+enum AppKeys {
+    static let launchCount = UserDefaultTypedKey<Int>("launchCount", defaultValue: 0)
+    static let volume = UserDefaultTypedKey<Double>("volume", defaultValue: 0.5)
+    static let muted = UserDefaultTypedKey<Bool>("muted", defaultValue: false)
+    static let greeting = UserDefaultTypedKey<String>("greeting", defaultValue: "hello")
+    static let lastRun = UserDefaultTypedKey<Date>("lastRun", defaultValue: Date(timeIntervalSince1970: 0))
+    static let token = UserDefaultTypedKey<Data>("token", defaultValue: Data())
+    static let homepage = UserDefaultTypedKey<URL>("homepage", defaultValue: URL(string: "https://example.com")!)
+    static let recent = UserDefaultTypedKey<[String]>("recent", defaultValue: [])
+    static let scores = UserDefaultTypedKey<[String: Int]>("scores", defaultValue: [:])
+    static let appearance = UserDefaultTypedKey<Appearance>("appearance", defaultValue: .system)
+    static let profile = UserDefaultTypedKey<Person?>("profile")
+    static let layout = UserDefaultTypedKey<Layout>("layout", defaultValue: Layout(columns: 1, compact: false))
+    static let nickname = UserDefaultTypedKey<String?>("nickname")
+    static let level = UserDefaultTypedKey<Int8>("level", defaultValue: 0)
+
+    @MainActor static func bind(_ store: DefaultsStore) {
+        _ = store[launchCount]
+        _ = store[volume]
+        _ = store[muted]
+        _ = store[greeting]
+        _ = store[lastRun]
+        _ = store[token]
+        _ = store[homepage]
+        _ = store[recent]
+        _ = store[scores]
+        _ = store[appearance]
+        _ = store[profile]
+        _ = store[layout]
+        _ = store[nickname]
+        _ = store[level]
+    }
+
+    @MainActor static func read(_ store: DefaultsStore) {
+        print("launchCount=\(store[launchCount])")
+        print("volume=\(store[volume])")
+        print("muted=\(store[muted])")
+        print("greeting=\(store[greeting])")
+        print("lastRun=\(store[lastRun].timeIntervalSince1970)")
+        print("token=\(store[token].map { String(format: "%02x", $0) }.joined())")
+        print("homepage=\(store[homepage].absoluteString)")
+        print("recent=\(store[recent].joined(separator: ","))")
+        print(
+            "scores=\(store[scores].sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ","))")
+        print("appearance=\(store[appearance].rawValue)")
+        print("profile=\(store[profile].map { "\($0.name),\($0.age)" } ?? "nil")")
+        print("layout=\(store[layout].columns),\(store[layout].compact)")
+        print("nickname=\(store[nickname] ?? "nil")")
+        print("level=\(store[level])")
+    }
+}
+
+@MainActor func appKeysCommand(_ store: DefaultsStore, _ arguments: [String]) {
+    switch arguments.count > 2 ? arguments[2] : "" {
+    case "bind":
+        AppKeys.bind(store)
+        do {
+            try store.flush()
+        } catch {
+            fail("\(error)")
+        }
+    case "read": AppKeys.read(store)
+    default: fail("app-keys SUITE bind|read")
+    }
+}
