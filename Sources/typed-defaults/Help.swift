@@ -6,9 +6,18 @@ enum Help {
     static let version = "unreleased"
 
     static let summary: String = {
+        // Columns as wide as the longest name and a usual synopsis; a longer synopsis puts its summary on
+        // the next line (`padding` would cut it).
+        let nameWidth = Subcommands.all.map { $0.name.count }.max()! + 2
+        let synopsisWidth = 30
         let lines = Subcommands.all.map { command in
-            "  " + command.name.padding(toLength: 8, withPad: " ", startingAt: 0)
-                + command.synopsis.padding(toLength: 27, withPad: " ", startingAt: 0) + command.summary
+            let start = "  " + command.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+            guard command.synopsis.count < synopsisWidth else {
+                return start + command.synopsis + "\n" + String(repeating: " ", count: 2 + nameWidth + synopsisWidth)
+                    + command.summary
+            }
+            return start + command.synopsis.padding(toLength: synopsisWidth, withPad: " ", startingAt: 0)
+                + command.summary
         }
         return """
             typed-defaults: reads and edits a suite of settings, as Apple's `defaults` does, through the

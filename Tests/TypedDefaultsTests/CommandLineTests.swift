@@ -80,12 +80,16 @@ struct CommandLineRoundTripTests {
             let after = try #require(fileValues(suite, in: config))
             #expect(after["launchCount"] == nil && after["launches"] as? Int == 3 && after["word"] == nil)
 
+            // Deleting the suite removes it: its file, and so its line in `domains`, as `defaults delete`.
             #expect(try tool(["delete", suite], in: config).status == 0)
-            #expect(fileValues(suite, in: config)?.isEmpty == true)
+            #expect(!FileManager.default.fileExists(atPath: config.appendingPathComponent(suite + ".plist").path))
             let domains = try tool(["domains"], in: config)
             #expect(
-                domains.standardOutput.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-                    .contains(suite))
+                !domains.standardOutput.split(separator: ",").map {
+                    $0.trimmingCharacters(in: .whitespacesAndNewlines)
+                }.contains(suite))
+            let gone = try tool(["read", suite], in: config)
+            #expect(gone.status == 1 && gone.standardError.contains("does not exist"), "\(gone.standardError)")
         }
     }
 
@@ -415,10 +419,16 @@ struct CommandLineHelpTests {
             let summary = try tool(["--help"], in: config)
             #expect(summary.status == 0)
             let names = summary.standardOutput.split(separator: "\n").compactMap { line -> String? in
-                guard line.hasPrefix("  "), let word = line.split(separator: " ").first else { return nil }
-                return word.allSatisfy(\.isLetter) ? String(word) : nil
+                // A name starts at the third column; a summary moved to the next line starts further in.
+                guard line.hasPrefix("  "), !line.hasPrefix("   "), let word = line.split(separator: " ").first else {
+                    return nil
+                }
+                return word.allSatisfy({ $0.isLetter || $0 == "-" }) ? String(word) : nil
             }
-            #expect(names == ["read", "write", "delete", "rename", "domains", "export", "import", "help"], "\(names)")
+            #expect(
+                names == [
+                    "read", "read-type", "write", "delete", "rename", "domains", "find", "export", "import", "help",
+                ], "\(names)")
             for name in names {
                 let help = try tool(["help", name], in: config)
                 #expect(help.status == 0)
@@ -431,7 +441,7 @@ struct CommandLineHelpTests {
             #expect(unknown.standardError.contains("usage: typed-defaults " + names.joined(separator: "|")))
             let missing = try tool(["rename", "suite"], in: config)
             #expect(missing.status == 2)
-            #expect(missing.standardError.contains("usage: typed-defaults rename SUITE OLD NEW"))
+            #expect(missing.standardError.contains("usage: typed-defaults rename [--force] SUITE OLD NEW"))
         }
     }
 }

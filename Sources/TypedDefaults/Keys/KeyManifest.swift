@@ -52,10 +52,12 @@ package enum KeyManifest {
         case unreadable(String)
     }
 
-    /// The manifest of `suite` in this user's folder of suites.
-    package static func contents(ofSuite suite: String) -> Contents {
+    /// The manifest of `suite` in this user's folder of suites, or in `directory`.
+    package static func contents(ofSuite suite: String, in directory: String? = nil) -> Contents {
         #if os(Linux)
-            guard let file = SuiteFile(domain: suite) else { return .absent }
+            var environment = ProcessInfo.processInfo.environment
+            if let directory { environment["XDG_CONFIG_HOME"] = directory }
+            guard let file = SuiteFile(domain: suite, environment: environment) else { return .absent }
             return contents(at: file.manifestPath)
         #else
             return .absent
