@@ -343,11 +343,13 @@ struct CommandLineBadInputTests {
 
 @Suite("typed-defaults: The typed-defaults Command article's examples run as written")
 struct CommandLineArticleTests {
-    /// The article's console examples in order: each `$ ` line a command, the lines after it what it prints.
-    private static func examples() throws -> [(command: String, output: String)] {
+    /// The article's console examples in order: each `$ ` line a command, the lines after it what it
+    /// prints: on standard error those that start `typed-defaults: `, `(exit status N)` its status (0 if
+    /// none is shown), every other line on standard output.
+    private static func examples() throws -> [Example] {
         let article = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Docs/TypedDefaults.docc/CommandLine.md")
-        var examples: [(command: String, output: String)] = []
+        var examples: [Example] = []
         var inConsole = false
         for line in try String(contentsOf: article, encoding: .utf8).split(
             separator: "\n", omittingEmptySubsequences: false)
@@ -358,12 +360,40 @@ struct CommandLineArticleTests {
             }
             guard inConsole else { continue }
             if line.hasPrefix("$ ") {
-                examples.append((String(line.dropFirst(2)), ""))
+                examples.append(Example(command: String(line.dropFirst(2))))
             } else if !examples.isEmpty {
-                examples[examples.count - 1].output += line + "\n"
+                if line.hasPrefix("typed-defaults: ") {
+                    examples[examples.count - 1].error += line + "\n"
+                } else if line.hasPrefix("(exit status "), let status = Int32(line.dropFirst(13).dropLast()) {
+                    examples[examples.count - 1].status = status
+                } else {
+                    examples[examples.count - 1].output += line + "\n"
+                }
             }
         }
         return examples
+    }
+
+    struct Example {
+        let command: String
+        var output = ""
+        var error = ""
+        var status: Int32 = 0
+    }
+
+    /// The keys the article's app declares, as its key manifest records them (a real app writes one:
+    /// CommandLineDeclaredKeyTests).
+    private static func declareTheArticlesKeys(in config: URL) throws {
+        let keys = [
+            DeclaredKey(
+                name: "launchCount", type: "Int", form: .integer("Int"), defaultValue: "0",
+                declaredAt: "MyApp/Settings.swift:12"),
+            DeclaredKey(
+                name: "profile", type: "Optional<Profile>", form: .optional(.jsonText), defaultValue: "nil",
+                declaredAt: "MyApp/Settings.swift:14"),
+        ]
+        let manifest = KeyManifest.encode(Dictionary(uniqueKeysWithValues: keys.map { ($0.name, $0) }))
+        try Data(manifest).write(to: config.appendingPathComponent(".com.example.app.plist.keys.json"))
     }
 
     /// A command line split as a shell splits it: words, with '...' and "..." quoting.
@@ -393,16 +423,19 @@ struct CommandLineArticleTests {
 
     @Test func everyExamplePrintsWhatTheArticleShows() throws {
         let examples = try Self.examples()
-        #expect(examples.count >= 15)
+        #expect(examples.count >= 30)
+        #expect(examples.contains { $0.status == 2 } && examples.contains { $0.status == 1 })
         try withTemporaryFolder { config in
+            try Self.declareTheArticlesKeys(in: config)
             for example in examples {
                 let words = Self.words(example.command)
                 #expect(words.first == "typed-defaults", "\(example.command)")
                 let run = try ProbeProcess.run(
                     Array(words.dropFirst()), environment: ["XDG_CONFIG_HOME": config.path], directory: config,
                     program: "typed-defaults")
-                #expect(run.status == 0, "\(example.command): \(run.standardError)")
+                #expect(run.status == example.status, "\(example.command): \(run.standardError)")
                 #expect(run.standardOutput == example.output, "\(example.command)")
+                #expect(run.standardError == example.error, "\(example.command)")
             }
         }
     }

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+import TypedDefaults
+
+// The `defaults` habits the command keeps (its article's examples run the rest): what a user who types
+// `defaults` every day types, each as `defaults` does it or as CommandLine.md says.
+
+private func command(_ arguments: [String], in config: URL) throws -> ProbeProcess.Output {
+    try ProbeProcess.run(arguments, environment: ["XDG_CONFIG_HOME": config.path], program: "typed-defaults")
+}
+
+/// The folder's entries, hidden ones too.
+private func entries(_ config: URL) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: config.path)) ?? []).sorted()
+}
+
+@Suite("typed-defaults: the defaults habits, as defaults keeps them")
+struct CommandLineHabitsTests {
+    /// A suite that does not exist is an error for every command that edits one, and no file (not even
+    /// a lock file) is made for it.
+    @Test(arguments: [["delete", "nosuch", "k"], ["rename", "nosuch", "a", "b"], ["delete", "nosuch"]])
+    func aSuiteThatDoesNotExistIsAnErrorAndLeavesNoFile(_ words: [String]) throws {
+        try withTemporaryFolder { config in
+            let run = try command(words, in: config)
+            #expect(run.status == 1 && run.standardError.contains("the suite nosuch does not exist"), "\(words)")
+            #expect(entries(config).isEmpty, "\(words) left \(entries(config))")
+        }
+    }
+
+    /// A suite file that cannot be read (bytes that are not a property list, a FIFO, a link) is reported by
+    /// each command that reads it, exit status 1, and left exactly as it is: bare `read` and `find` still
+    /// print every other suite.
+    @Test(arguments: ["garbage", "fifo", "link"])
+    func anUnreadableSuiteFileIsReportedAndLeftAsItIs(_ kind: String) throws {
+        try withTemporaryFolder { config in
+            #expect(try command(["write", "good", "color", "green"], in: config).status == 0)
+            let path = config.appendingPathComponent("bad.plist").path
+            let target = config.appendingPathComponent("target")
+            try Data("not a plist".utf8).write(to: target)
+            switch kind {
+            case "garbage": try Data("<?xml garbage".utf8).write(to: URL(fileURLWithPath: path))
+            case "fifo": #expect(mkfifo(path, 0o600) == 0)
+            default: try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target.path)
+            }
+            let before = entries(config)
+            for words in [["read", "bad"], ["read", "bad", "x"], ["read-type", "bad", "x"], ["export", "bad", "-"]] {
+                let run = try command(words, in: config)
+                #expect(run.status == 1, "\(kind) \(words): \(run.standardError)")
+                #expect(
+                    run.standardError.contains("cannot read the suite bad"), "\(kind) \(words): \(run.standardError)")
+                #expect(run.standardOutput.isEmpty, "\(kind) \(words)")
+            }
+            let every = try command(["read"], in: config)
+            #expect(every.status == 1 && every.standardOutput.contains("color = green"), "\(every.standardError)")
+            let found = try command(["find", "green"], in: config)
+            #expect(found.status == 1 && found.standardOutput.hasPrefix("Found 1 key in domain good"))
+            #expect(entries(config) == before, "\(kind): \(entries(config))")
+            #expect(try Data(contentsOf: target) == Data("not a plist".utf8))
+            if kind == "garbage" {
+                #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data("<?xml garbage".utf8))
+            }
+        }
+    }
+
+    /// Bare `read` prints every suite by name; `find` of nothing says so.
+    @Test func bareReadPrintsEverySuiteAndFindOfNothingSaysSo() throws {
+        try withTemporaryFolder { config in
+            #expect(try command(["write", "one", "a", "-int", "1"], in: config).status == 0)
+            #expect(try command(["write", "two", "b", "x"], in: config).status == 0)
+            let every = try command(["read"], in: config)
+            #expect(every.status == 0)
+            #expect(
+                every.standardOutput
+                    == "{\n    one = {\n        a = 1;\n    };\n    two = {\n        b = x;\n    };\n}\n")
+            let json = try command(["read", "--json"], in: config)
+            #expect(
+                json.standardOutput == "{\n  \"one\": {\n    \"a\": 1\n  },\n  \"two\": {\n    \"b\": \"x\"\n  }\n}\n")
+            let none = try command(["find", "zzz"], in: config)
+            #expect(none.status == 0 && none.standardOutput == "No domain, key, nor value containing zzz\n")
+            // A suite whose name holds the word is found whole.
+            let byName = try command(["find", "TWO"], in: config)
+            #expect(byName.standardOutput == "Found 1 key in domain two: {\n    b = x;\n}\n")
+        }
+    }
+
+    /// `-g`, `-globalDomain` and `NSGlobalDomain` are one domain, which a plain Foundation app on Linux
+    /// reads (its search list reads `.GlobalPreferences.plist`); `domains` does not list it, as `defaults`.
+    @Test(arguments: ["-g", "-globalDomain", "NSGlobalDomain"])
+    func theGlobalDomainIsTheOneAppsRead(_ spelling: String) throws {
+        try withTemporaryFolder { config in
+            let write = try command(["write", spelling, "AppleLocale", "en_GB"], in: config)
+            #expect(write.status == 0 && write.standardError.contains("apps read the global domain"))
+            #expect(
+                FileManager.default.fileExists(atPath: config.appendingPathComponent(".GlobalPreferences.plist").path))
+            for other in ["-g", "NSGlobalDomain"] {
+                #expect(try command(["read", other, "AppleLocale"], in: config).standardOutput == "en_GB\n")
+            }
+            let app = try ProbeProcess.run(
+                ["plain-read", "com.example.other", "AppleLocale"], environment: ["XDG_CONFIG_HOME": config.path])
+            #expect(app.standardOutput == "en_GB\n", "\(app.standardError)")
+            #expect(try command(["domains"], in: config).standardOutput == "\n")
+        }
+    }
+
+    /// `--version` prints the version CHANGELOG.md's newest section names.
+    @Test func versionIsTheChangelogsNewestSection() throws {
+        let changelog = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("CHANGELOG.md")
+        let heading = try #require(
+            try String(contentsOf: changelog, encoding: .utf8).split(separator: "\n").first { $0.hasPrefix("## [") })
+        let section = heading.dropFirst(4).prefix { $0 != "]" }.lowercased()
+        try withTemporaryFolder { config in
+            let run = try command(["--version"], in: config)
+            #expect(run.status == 0 && run.standardOutput == "typed-defaults \(section)\n")
+            #expect(try command(["--version", "x"], in: config).status == 2)
+        }
+    }
+}
