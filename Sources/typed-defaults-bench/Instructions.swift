@@ -143,6 +143,14 @@ private func instructionCaseBody(
             }
         }
     case ("modify", "library"): return { _ in _ = try? store.modify(key) { $0 += 1 } }
+    // A key's first use, each operation a new name: registration, binding, and the key's entry for the
+    // suite's key manifest (not gated: `--instruction-case first-bind library N 1` prints its figure).
+    case ("first-bind", "library"):
+        var next = 0
+        return { _ in
+            next += 1
+            keep(store[UserDefaultTypedKey<Int>("bind\(next)", defaultValue: 0)])
+        }
     default: fatalError("unknown case \(name) \(side)")
     }
 }

@@ -13,6 +13,8 @@ import TypedDefaults
         var environment: [String: String] { ["XDG_CONFIG_HOME": url.path] }
         var file: URL { url.appendingPathComponent(suite + ".plist") }
         var lockFile: URL { url.appendingPathComponent("." + suite + ".plist.lock") }
+        /// The suite's key manifest, which the probe's first use of a key writes.
+        var manifest: URL { url.appendingPathComponent("." + suite + ".plist.keys.json") }
         var outside: URL { url.appendingPathComponent("someone-elses-file") }
         static let outsideBytes = Data("someone else's bytes".utf8)
 
@@ -167,7 +169,7 @@ import TypedDefaults
             try withConfigFolder { folder in
                 #expect(chown(folder.url.path, 65_534, 65_534) == 0)
                 #expect(try folder.probe("flush").lines == ["flushed"])
-                for file in [folder.file, folder.lockFile] {
+                for file in [folder.file, folder.lockFile, folder.manifest] {
                     let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
                     #expect((attributes[.ownerAccountID] as? NSNumber)?.intValue == 65_534, "\(file.lastPathComponent)")
                 }
@@ -187,7 +189,9 @@ import TypedDefaults
                 let attributes = try FileManager.default.attributesOfItem(atPath: folder.lockFile.path)
                 #expect((attributes[.ownerAccountID] as? NSNumber)?.intValue == 65_534)
                 let left = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
-                #expect(left.sorted() == [folder.lockFile.lastPathComponent, folder.file.lastPathComponent].sorted())
+                #expect(
+                    left.sorted()
+                        == [folder.lockFile, folder.file, folder.manifest].map(\.lastPathComponent).sorted())
             }
         }
 
