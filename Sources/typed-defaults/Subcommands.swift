@@ -117,7 +117,7 @@ struct ReadCommand: Subcommand {
     private func checkDeclared(_ suite: String, _ snapshot: [String: Any]) throws {
         let declared = Declarations(of: suite)
         var found = 0
-        for name in snapshot.keys.sorted() {
+        for name in snapshot.keys.sorted() where self.name == nil || self.name == name {
             guard let key = declared.key(name), let problem = key.form.problem(with: snapshot[name]!) else { continue }
             found += 1
             let prefix = self.suite == nil ? "\(TextFormats.quoted(suite)) " : ""

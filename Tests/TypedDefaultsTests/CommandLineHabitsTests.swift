@@ -62,6 +62,32 @@ struct CommandLineHabitsTests {
         }
     }
 
+    /// A word with no flag is old-style property-list text, as `defaults` reads it; a word that only looks
+    /// like it (not whole) is a string.
+    @Test func oldStyleTextIsReadAsDefaultsReadsIt() throws {
+        try withTemporaryFolder { config in
+            let suite = uniqueSuiteName()
+            let cases: [(word: String, stored: Any)] = [
+                ("(a, b)", ["a", "b"]),
+                ("{a = 1;}", ["a": "1"]),
+                (#"{ "x y" = (1, <0fa1>); z = "q\"uote"; }"#, ["x y": ["1", Data([0x0F, 0xA1])], "z": "q\"uote"]),
+                ("<0fa1 b2>", Data([0x0F, 0xA1, 0xB2])),
+                ("(a, b", "(a, b"),
+                ("{a = 1}", "{a = 1}"),
+                ("plain", "plain"),
+            ]
+            for (index, (word, _)) in cases.enumerated() {
+                let run = try command(["write", suite, "v\(index)", word], in: config)
+                #expect(run.status == 0, "\(word): \(run.standardError)")
+            }
+            let file = try #require(propertyList(at: config.appendingPathComponent(suite + ".plist")))
+            for (index, (word, stored)) in cases.enumerated() {
+                let found = try #require(file["v\(index)"], "\(word)")
+                #expect(equivalentPropertyLists(found, stored), "\(word): \(found)")
+            }
+        }
+    }
+
     /// Bare `read` prints every suite by name; `find` of nothing says so.
     @Test func bareReadPrintsEverySuiteAndFindOfNothingSaysSo() throws {
         try withTemporaryFolder { config in

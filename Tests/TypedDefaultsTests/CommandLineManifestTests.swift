@@ -246,6 +246,49 @@ struct KeyManifestFileTests {
         }
     }
 
+    /// An app that only reads its keys and exits (no write, no flush): the exit-time save writes the
+    /// manifest.
+    @Test func anAppThatOnlyReadsWritesItsManifestAtExit() throws {
+        try withTemporaryFolder { config in
+            let suite = uniqueSuiteName()
+            _ = try app("read", suite, in: config)
+            guard case .keys(let keys) = KeyManifest.contents(ofSuite: suite, in: config.path) else {
+                Issue.record("no manifest after the app exited")
+                return
+            }
+            #expect(keys.count == 14)
+            #expect(!FileManager.default.fileExists(atPath: config.appendingPathComponent(suite + ".plist").path))
+        }
+    }
+
+    /// Processes that bind keys of one suite at once (each a new key, then a save, 15 times) each add
+    /// theirs to the manifest: it is read, merged and replaced under the suite's file lock, so none is
+    /// lost. Six writers, two rounds (on a save that wrote the manifest outside the file lock, every round lost keys: see the note of issue 52).
+    @Test func processesDeclaringAtOnceLoseNoKey() throws {
+        try withTemporaryFolder { config in
+            let environment = ["XDG_CONFIG_HOME": config.path]
+            let prefixes = ["a", "b", "c", "d", "e", "f"]
+            let perWriter = 15
+            for round in 0..<2 {
+                let suite = uniqueSuiteName()
+                let writers = try prefixes.map {
+                    try ProbeProcess(["burst", suite, $0, "\(perWriter)"], environment: environment)
+                }
+                #expect(writers.allSatisfy { $0.waitForLine("ready") })
+                for writer in writers { try writer.send("go") }
+                let results = writers.map { $0.finish() }
+                #expect(results.allSatisfy { $0.status == 0 }, "\(results.map(\.standardError))")
+                guard case .keys(let keys) = KeyManifest.contents(ofSuite: suite, in: config.path) else {
+                    Issue.record("round \(round): no manifest")
+                    continue
+                }
+                let expected = Set(prefixes.flatMap { prefix in (0..<perWriter).map { "\(prefix)\($0)" } })
+                #expect(
+                    Set(keys.keys) == expected, "round \(round): \(expected.subtracting(keys.keys).count) keys lost")
+            }
+        }
+    }
+
     /// A manifest that is not one (garbage, another format's JSON, nesting past every limit, a huge file,
     /// a link, a FIFO) is reported and not used: the write is stored as given, rc 0; nothing hangs or traps.
     /// The next app that binds its keys replaces a file (never writing through a link).
