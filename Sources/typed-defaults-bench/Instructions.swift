@@ -45,7 +45,14 @@ func runInstructionCase(_ name: String, side: String, operations: Int, keys: Int
     // One name for every run: the counts depend on the names hashed (the cases run one after another).
     let suite = "typed-defaults-bench.instructions"
     if fill == .file { saveSuiteFile(suite, keys: keys) }
-    let store = DefaultsStore(suiteName: suite)!
+    // The cached reads' stores: over memory (a storage that tells when it changes), and over the suite
+    // with the app's promise that only the library changes it in this process.
+    let store =
+        switch name {
+        case "read-memory": DefaultsStore(storage: InMemoryStorage())
+        case "read-promised": DefaultsStore(suiteName: suite, writers: .onlyTypedDefaults)!
+        default: DefaultsStore(suiteName: suite)!
+        }
     let plain = UserDefaults(suiteName: suite)!
     defer {
         if fill == .file {
@@ -94,7 +101,7 @@ private func saveSuiteFile(_ suite: String, keys: Int) {
 /// Stores the value a case reads or writes over.
 private func setCaseValue(_ name: String, store: DefaultsStore, plain: UserDefaults, key: UserDefaultTypedKey<Int>) {
     switch name {
-    case "write", "modify":
+    case "write", "modify", "read-memory", "read-promised":
         store[key] = 1
     case "haskey", "snapshot":
         // A stored value equal to the default, which a read cannot tell from the default: saved by the
@@ -118,7 +125,8 @@ private func instructionCaseBody(
     key: UserDefaultTypedKey<Int>, computed: @escaping () -> UserDefaultTypedKey<Int>
 ) -> (Int) -> Void {
     switch (name, side) {
-    case ("read", "library"): return { _ in keep(store[key]) }
+    case ("read", "library"), ("read-memory", "library"), ("read-promised", "library"):
+        return { _ in keep(store[key]) }
     case ("read", "plain"): return { _ in keep(plain.object(forKey: "int") as? Int) }
     case ("read-bool", "library"):
         let flag = UserDefaultTypedKey<Bool>("bool", defaultValue: false)
@@ -327,6 +335,15 @@ private func sizeRows(_ count: InstructionCounter, keys: Int) -> [GateRow] {
         GateRow(
             name: "read Int, computed key", library: computed.library, baseline: computed.baseline,
             baselineName: "static let key", budget: 1.10),
+        // Issue 53: a read from the key's cached value, against Foundation's read (budget: a tenth of it).
+        GateRow(
+            name: "read Int, cached (InMemoryStorage)",
+            library: count("read-memory", "library", operations: 4_000, keys: keys), baseline: read.baseline,
+            baselineName: "plain read", budget: 0.10),
+        GateRow(
+            name: "read Int, cached (onlyTypedDefaults)",
+            library: count("read-promised", "library", operations: 4_000, keys: keys), baseline: read.baseline,
+            baselineName: "plain read", budget: 0.10),
         GateRow(
             name: "read Int, tracked", library: count("tracked", "library", operations: 4_000, keys: keys),
             baseline: read.library, baselineName: "untracked read", budget: nil),

@@ -21,11 +21,23 @@ public protocol KeyValueStorage: AnyObject {
     /// The default returns `nil`; a store then answers `hasKey` by comparing with the registered
     /// default, and `snapshot()` and `removeAll()` see only the names it has used in this process.
     func storedValues() -> [String: Any]?
+
+    /// A number that changes whenever anything `object(forKey:)` returns may have changed (a `set`, a
+    /// removal, a registration, whoever made it), or `nil` when the backend cannot tell.
+    ///
+    /// Where a backend gives one, a store keeps each key's last read value and asks the backend again
+    /// only once the number has moved: a typed read then costs a lookup in the store's own table.
+    /// Change it after the change is made, never before, and never back to a number it had. The default
+    /// returns `nil`: every read asks the backend.
+    var valueGeneration: UInt64? { get }
 }
 
 extension KeyValueStorage {
     /// Returns `nil`: the backend cannot list what it stores.
     public func storedValues() -> [String: Any]? { nil }
+
+    /// Returns `nil`: the backend cannot tell when its values change, so every read asks it.
+    public var valueGeneration: UInt64? { nil }
 }
 
 extension UserDefaults: KeyValueStorage {}

@@ -169,6 +169,8 @@ extension ChangeLog {
         let incoming = changed.filter { name, object in
             !isOwnWrite(name) && (object.map(isStorablePropertyList) ?? true)
         }
+        // Before the equality skip below: memory may hold the value only because Foundation read it again.
+        if order.promisedOnlyLibraryWrites, !changed.isEmpty { names.valuesChanged() }
         var written: [(name: String, oldObject: Any?)] = []
         for (name, object, oldObject) in incoming.map({ ($0.name, $0.object, storage.object(forKey: $0.name)) }) {
             if deferringUnused {
@@ -256,6 +258,8 @@ extension ChangeLog {
         } else {
             storage.removeObject(forKey: name)
         }
+        // After the change, never before: a read between the two then caches nothing older (`ReadCache`).
+        if order.promisedOnlyLibraryWrites { names.valuesChanged() }
         if watched {
             writingThread.withLockedValue { $0 = nil }
             // Read only for a watched name: optional chaining skips the right-hand side otherwise.
@@ -312,12 +316,23 @@ extension ChangeLog {
     }
 
     /// Removes every value of the domain from memory and disk; observers hear of each change a read sees.
+    /// See `StorageContext.promiseOnlyLibraryWrites`: in the write order, so that no write made before it
+    /// is missed by a value cached after it.
+    func promiseOnlyLibraryWrites() {
+        writeOrder.withLockedValue { order in
+            guard !order.promisedOnlyLibraryWrites else { return }
+            order.promisedOnlyLibraryWrites = true
+            names.promiseOnlyLibraryWrites()
+        }
+    }
+
     func removeDomain(_ prepared: DomainPrepared) {
         if isInExclusiveStep() {
             return ErrorReporting.report(DefaultsError.calledInsideModify(operation: "removeSuite(named:)"))
         }
         guard let saver else {
             if let domain { domainStorage?.removeValues(in: domain) }
+            names.valuesChanged()
             return
         }
         let commits = writeOrder.withLockedValue { order in
@@ -326,6 +341,7 @@ extension ChangeLog {
             return bringIn((saver.storedValues() ?? [:]).map { ($0.key, nil) }, in: &order)
         }
         saver.removeFile()
+        names.valuesChanged()
         commits.deliver()
     }
 }

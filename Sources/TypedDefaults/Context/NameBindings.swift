@@ -11,7 +11,7 @@ final class NameBindings: @unchecked Sendable {
 
     /// Each name bound by a read or write through a key, with its value type and the key object that
     /// bound it.
-    private let table = Locked(BindingTable<BoundName>())
+    private let table = Locked(Table())
     /// Each name bound in this storage, as Swift's Observation sees it (shared by the value types a name
     /// is used with).
     private let trackedNames = Locked<[String: any TrackedName]>([:])
@@ -26,6 +26,18 @@ final class NameBindings: @unchecked Sendable {
         self.keyRecords = keyRecords
     }
 
+    /// The binding table, and the generation the cached values of a storage without one of its own are
+    /// checked against (`ReadCache`).
+    struct Table {
+        var bindings = BindingTable<BoundName>()
+        /// Moves at every change the library makes or hears of, once the app promised that in this process
+        /// the storage changes only through the library (`promisedOnlyLibraryWrites`).
+        var generation: UInt64 = 0
+        var promisedOnlyLibraryWrites = false
+        /// Debug builds: cached reads under the promise until the next is checked (`ReadCache.checkInterval`).
+        var readsUntilCheck = 1
+    }
+
     /// A bound name: the key object that bound it first, and the name as Swift's Observation sees it.
     struct BoundName {
         let firstKeyObject: ObjectIdentifier
@@ -37,6 +49,8 @@ final class NameBindings: @unchecked Sendable {
         var defaultChanged: Bool
         /// The domain was prepared before the name was bound (`StorageContext.bind`).
         let prepared: DomainPrepared
+        /// The name's value as a read of its value type last gave it, and the generation it was read at.
+        var cached: (generation: UInt64, value: Any)?
     }
     /// The key that bound a name, held (a freed key's address may be given to the next key object
     /// made, which must not pass for it), with its default, which another key object of the name (a
@@ -62,12 +76,88 @@ final class NameBindings: @unchecked Sendable {
         -> (tracked: any TrackedName, other: FirstKey?, changed: Bool, prepared: DomainPrepared)?
     {
         table.withLockedValue { table in
-            guard let bound = table.entry(for: storedName, nameHash: nameHash, valueType: valueType) else {
+            guard let bound = table.bindings.entry(for: storedName, nameHash: nameHash, valueType: valueType) else {
                 return nil
             }
             if bound.firstKeyObject == keyObject { return (bound.tracked, nil, bound.defaultChanged, bound.prepared) }
             return (bound.tracked, bound.first, bound.defaultChanged, bound.prepared)
         }
+    }
+
+    /// As `lookUp`, for a read: also the generation values are read at now (`storageGeneration`, the
+    /// storage's own, else the table's once the app promised; nil: no cache), and the name's cached value
+    /// if it was read at that generation.
+    func lookUpForRead(
+        _ storedName: String, nameHash: Int, valueType: ObjectIdentifier, keyObject: ObjectIdentifier,
+        storageGeneration: UInt64?
+    ) -> (
+        found: (tracked: any TrackedName, other: FirstKey?, changed: Bool, prepared: DomainPrepared)?,
+        generation: UInt64?, cached: Any?, check: Bool
+    ) {
+        table.withLockedValue { table in
+            let generation = storageGeneration ?? (table.promisedOnlyLibraryWrites ? table.generation : nil)
+            guard let bound = table.bindings.entry(for: storedName, nameHash: nameHash, valueType: valueType) else {
+                return (nil, generation, nil, false)
+            }
+            var cached: Any?
+            if let generation, let entry = bound.cached, entry.generation == generation { cached = entry.value }
+            let other = bound.firstKeyObject == keyObject ? nil : bound.first
+            var check = false
+            #if DEBUG
+                // Only a promise is checked: a storage's own generation is proof.
+                if cached != nil, storageGeneration == nil {
+                    table.readsUntilCheck -= 1
+                    if table.readsUntilCheck <= 0 {
+                        table.readsUntilCheck = ReadCache.checkInterval
+                        check = true
+                    }
+                }
+            #endif
+            return ((bound.tracked, other, bound.defaultChanged, bound.prepared), generation, cached, check)
+        }
+    }
+
+    /// Forgets the cached value of `storedName` with `valueType` (a promise found broken).
+    func forgetCached(_ storedName: String, nameHash: Int, valueType: ObjectIdentifier) {
+        table.withLockedValue { table in
+            table.bindings.update(storedName, nameHash: nameHash, valueType: valueType) { $0.cached = nil }
+        }
+    }
+
+    /// Keeps `value` as the name's cached value, read at `generation`, unless the generation has moved
+    /// since (the value may be older than a change made meanwhile).
+    func install(
+        _ value: Any, for storedName: String, nameHash: Int, valueType: ObjectIdentifier, generation: UInt64,
+        storageGeneration: UInt64?
+    ) {
+        table.withLockedValue { table in
+            let now = storageGeneration ?? (table.promisedOnlyLibraryWrites ? table.generation : nil)
+            guard now == generation else { return }
+            table.bindings.update(storedName, nameHash: nameHash, valueType: valueType) {
+                $0.cached = (generation, value)
+            }
+        }
+    }
+
+    /// Every cached value is stale from now on: a change the library made or heard of, once the app
+    /// promised that only the library changes the storage in this process.
+    func valuesChanged() {
+        table.withLockedValue { table in
+            if table.promisedOnlyLibraryWrites { table.generation &+= 1 }
+        }
+    }
+
+    /// The app promised that in this process the storage changes only through the library: reads are
+    /// cached against the table's generation from now on.
+    func promiseOnlyLibraryWrites() {
+        table.withLockedValue { table in
+            table.promisedOnlyLibraryWrites = true
+            table.generation &+= 1
+        }
+    }
+
+    var promisedOnlyLibraryWrites: Bool {
+        table.withLockedValue { $0.promisedOnlyLibraryWrites }
     }
 
     /// Binds `storedName` with `valueType` to `key` (tracked as `tracked`), unless another thread bound it
@@ -77,17 +167,17 @@ final class NameBindings: @unchecked Sendable {
         tracked: any TrackedName, differs: Bool, _ prepared: DomainPrepared
     ) -> KeyBinding {
         table.withLockedValue { table in
-            if let bound = table.entry(for: storedName, nameHash: nameHash, valueType: valueType) {
+            if let bound = table.bindings.entry(for: storedName, nameHash: nameHash, valueType: valueType) {
                 guard differs else {
                     return KeyBinding(tracked: bound.tracked, defaultChanged: bound.defaultChanged, prepared: prepared)
                 }
-                table.update(storedName, nameHash: nameHash, valueType: valueType) { $0.defaultChanged = true }
+                table.bindings.update(storedName, nameHash: nameHash, valueType: valueType) { $0.defaultChanged = true }
                 return KeyBinding(tracked: bound.tracked, defaultChanged: true, prepared: prepared)
             }
-            table.insert(
+            table.bindings.insert(
                 BoundName(
                     firstKeyObject: ObjectIdentifier(key), tracked: tracked, first: FirstKey(key),
-                    defaultChanged: differs, prepared: prepared),
+                    defaultChanged: differs, prepared: prepared, cached: nil),
                 for: storedName, nameHash: nameHash, valueType: valueType)
             return KeyBinding(tracked: tracked, defaultChanged: differs, prepared: prepared)
         }
@@ -97,7 +187,7 @@ final class NameBindings: @unchecked Sendable {
     /// default.
     func markDefaultChanged(_ storedName: String, nameHash: Int, valueType: ObjectIdentifier) {
         table.withLockedValue { table in
-            table.update(storedName, nameHash: nameHash, valueType: valueType) { $0.defaultChanged = true }
+            table.bindings.update(storedName, nameHash: nameHash, valueType: valueType) { $0.defaultChanged = true }
         }
     }
 

@@ -56,6 +56,62 @@ extension StorageContext {
         return read(key, as: storedName, bound: binding)
     }
 
+    /// A typed read of `key` under `storedName`, reported to Swift's Observation: the value cached in the
+    /// name's binding when nothing changed since it was read (`ReadCache`), else what the storage holds,
+    /// with what it takes to cache the value read from it (nil where nothing may be cached: no
+    /// generation, a computed default, a name whose key objects gave different defaults).
+    func typedRead<Value>(_ key: UserDefaultTypedKey<Value>, as storedName: String) -> TypedRead {
+        let storageGeneration = storage.valueGeneration
+        let nameHash = storedName.utf8.count == key.name.utf8.count ? key.nameHash : storedName.hashValue
+        let valueType = ObjectIdentifier(Value.self)
+        let look = names.lookUpForRead(
+            storedName, nameHash: nameHash, valueType: valueType, keyObject: ObjectIdentifier(key),
+            storageGeneration: storageGeneration)
+        guard let found = look.found else {
+            let binding = bind(key, as: storedName)
+            binding.tracked.access()
+            return .stored(read(key, as: storedName, bound: binding), nil)
+        }
+        var changed = found.changed
+        // As `bind` does for another key object of the name.
+        if let first = found.other, found.changed || !NameBindings.sameDefault(first, key),
+            names.checkAnotherKeyObject(key, as: storedName)
+        {
+            names.markDefaultChanged(storedName, nameHash: nameHash, valueType: valueType)
+            changed = true
+        }
+        found.tracked.access()
+        let binding = KeyBinding(tracked: found.tracked, defaultChanged: changed, prepared: found.prepared)
+        guard let generation = look.generation, !changed, !key.hasComputedDefault else {
+            return .stored(read(key, as: storedName, bound: binding), nil)
+        }
+        if let cached = look.cached {
+            guard look.check else { return .cached(cached) }
+            // Debug builds, one cached read in `ReadCache.checkInterval` under the promise: the suite
+            // read as the plain API reads it must give the same value.
+            let object = read(key, as: storedName, bound: binding)
+            let stored = DefaultsStore.value(of: key, from: object)
+            guard !propertyListsEqual((cached as? Value)?.userDefaultsObject, stored.userDefaultsObject, by: .exact)
+            else { return .cached(cached) }
+            names.forgetCached(storedName, nameHash: nameHash, valueType: valueType)
+            ErrorReporting.report(
+                DefaultsError.promiseBroken(
+                    key: storedName, cached: String(describing: cached), stored: String(describing: object ?? "nothing")))
+            return .stored(object, nil)
+        }
+        let fill = CacheFill(
+            storedName: storedName, nameHash: nameHash, valueType: valueType, generation: generation,
+            storageHasGeneration: storageGeneration != nil)
+        return .stored(read(key, as: storedName, bound: binding), fill)
+    }
+
+    /// Keeps `value`, read as `fill` says, as the name's cached value, unless anything changed since.
+    func install(_ value: Any, _ fill: CacheFill) {
+        names.install(
+            value, for: fill.storedName, nameHash: fill.nameHash, valueType: fill.valueType, generation: fill.generation,
+            storageGeneration: fill.storageHasGeneration ? storage.valueGeneration : nil)
+    }
+
     /// What the storage holds for `key`, bound as `binding` says, without reporting the read.
     func read<Value>(_ key: UserDefaultTypedKey<Value>, as storedName: String, bound binding: KeyBinding) -> Any? {
         if binding.defaultChanged { return object(forName: storedName, changedDefault: key, binding.prepared) }
@@ -87,7 +143,10 @@ extension StorageContext {
     /// name's first key is reported.
     func recordUses(_ uses: some Sequence<(storedName: String, key: any AnyTypedKey)>) {
         let defaults = names.recordUses(uses)
-        if !defaults.isEmpty { storage.register(defaults: defaults) }
+        if !defaults.isEmpty {
+            storage.register(defaults: defaults)
+            names.valuesChanged()
+        }
     }
 
     /// Stored names used with this storage in this process (for `UserDefaults`, with any suite), with

@@ -28,6 +28,10 @@ struct WriteOrder {
     /// plain fields, not an optional struct: the write path tests the first at every write, and an
     /// optional pointer's test is one comparison.
     var exclusiveThread: ObjectIdentifier?
+    /// The app promised that in this process the storage changes only through the library
+    /// (`DefaultsStore.Writers.onlyTypedDefaults`): every change made here moves the bindings' generation,
+    /// which cached reads are checked against. Tested at every write: a plain field.
+    var promisedOnlyLibraryWrites = false
     var stepAnnouncements: [Announcement] = []
 
     /// Keeps `commit`, numbered on the thread of the step that runs alone now, for the step to announce

@@ -38,6 +38,10 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The cloud refused a synced value (`key`) or values (`nil`: over its quota): they stay on this
     /// device and are not pushed until they change.
     case syncRefused(key: String?, reason: String)
+    /// Debug builds: a store made with ``DefaultsStore/Writers/onlyTypedDefaults`` kept `cached` for `key`,
+    /// but the suite holds `stored`: something in this process changed the suite through `UserDefaults`
+    /// itself, which the promise excludes. The read gave the suite's value, and the store reads it again.
+    case promiseBroken(key: String, cached: String, stored: String)
 
     /// A sentence that names the key or suite and the cause.
     public var description: String {
@@ -69,6 +73,10 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
             "TypedDefaults: \"\(key)\" is not synced, because \(reason); it is kept on this device"
         case .syncRefused(nil, let reason):
             "TypedDefaults: \(reason)"
+        case .promiseBroken(let key, let cached, let stored):
+            "TypedDefaults: \"\(key)\" was changed outside TypedDefaults in this process (the store kept \(cached), "
+                + "the suite holds \(stored)), which a store made with writers: .onlyTypedDefaults promises never "
+                + "happens: change it through a key, or make the store with writers: .anyAPI"
         }
     }
 }

@@ -106,7 +106,17 @@ public final class DefaultsStore: Sendable {
     public subscript<Value>(key: UserDefaultTypedKey<Value>) -> Value {
         // Inlinable so that a read is specialized for the key's type where it is written: generic code
         // would look up `Optional<Value>` metadata on every read.
-        @inlinable get { Self.value(of: key, from: object(for: key)) }
+        // The cached value's cast is specialized here too (`ReadCache.swift`).
+        @inlinable get {
+            switch typedRead(key) {
+            case .cached(let value):
+                return value as! Value
+            case .stored(let object, let fill):
+                let value = Self.value(of: key, from: object)
+                if let fill { install(value, fill) }
+                return value
+            }
+        }
         set {
             do {
                 try set(newValue, for: key)

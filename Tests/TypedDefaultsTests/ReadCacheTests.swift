@@ -1,0 +1,296 @@
+import Foundation
+import Testing
+import TypedDefaults
+
+#if canImport(Observation)
+    import Observation
+#endif
+
+// Typed reads kept between changes (ReadCache.swift): after every way the library changes a value, a
+// cached read equals what the plain read of the storage decodes to (the oracle); a read racing a write
+// never keeps the older value; without the promise, a plain-API write is seen at once; with it, a debug
+// build reports one.
+
+/// A storage over memory that tells when it changes, counts the reads that reach it, and can hold one
+/// read back after it has read (a fill racing a write).
+private final class GatedStorage: KeyValueStorage, @unchecked Sendable {
+    // @unchecked: every field is behind `lock`; `held` is a semaphore.
+    private let lock = NSLock()
+    private var values: [String: Any] = [:]
+    private var registered: [String: Any] = [:]
+    private var generation: UInt64 = 0
+    private var reads = 0
+    private var holdNextRead = false
+    let readHeld = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+
+    private func locked<Result>(_ body: () -> Result) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
+    }
+
+    func object(forKey key: String) -> Any? {
+        let (object, hold) = locked { () -> (Any?, Bool) in
+            reads += 1
+            defer { holdNextRead = false }
+            return (values[key] ?? registered[key], holdNextRead)
+        }
+        if hold {
+            readHeld.signal()
+            release.wait()
+        }
+        return object
+    }
+    func set(_ object: Any?, forKey key: String) {
+        locked {
+            values[key] = object
+            generation += 1
+        }
+    }
+    func removeObject(forKey key: String) {
+        locked {
+            values[key] = nil
+            generation += 1
+        }
+    }
+    func register(defaults: [String: Any]) {
+        locked {
+            registered.merge(defaults) { _, new in new }
+            generation += 1
+        }
+    }
+    func storedValues() -> [String: Any]? { locked { values } }
+    var valueGeneration: UInt64? { locked { generation } }
+
+    var readCount: Int { locked { reads } }
+    func holdTheNextRead() { locked { holdNextRead = true } }
+}
+
+/// What the plain read of `name` decodes to for `key`: the oracle.
+private func oracle<Value: UserDefaultConvertible>(
+    _ storage: any KeyValueStorage, _ name: String, _ key: UserDefaultTypedKey<Value>
+) -> Value {
+    storage.object(forKey: name).flatMap(Value.init(userDefaultsObject:)) ?? key.defaultValue
+}
+
+private let count = UserDefaultTypedKey<Int>("cachedCount", defaultValue: -1)
+private let other = UserDefaultTypedKey<Int>("cachedOther", defaultValue: 0)
+
+@Suite("Typed reads kept between changes: every library path leaves the kept value equal to the plain read")
+struct ReadCacheCoherenceTests {
+    enum Backend: String, CaseIterable, Sendable { case inMemory, gated, promisedSuite }
+
+    /// Runs `body` with a store of `backend` that keeps reads.
+    private func withCachingStore(_ backend: Backend, _ body: (DefaultsStore, String?) throws -> Void) throws {
+        switch backend {
+        case .inMemory: try body(DefaultsStore(storage: InMemoryStorage()), nil)
+        case .gated: try body(DefaultsStore(storage: GatedStorage()), nil)
+        case .promisedSuite:
+            let suite = uniqueSuiteName()
+            defer { DefaultsStore.removeSuite(named: suite) }
+            try body(try #require(DefaultsStore(suiteName: suite, writers: .onlyTypedDefaults)), suite)
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func everyLibraryPathLeavesTheKeptValueRight(_ backend: Backend) throws {
+        try withCachingStore(backend) { store, suite in
+            func check(_ step: String) {
+                #expect(store[count] == oracle(store.storage, "cachedCount", count), "\(backend) after \(step)")
+                #expect(store[other] == oracle(store.storage, "cachedOther", other), "\(backend) after \(step)")
+                // Twice: the second read is the kept value.
+                #expect(store[count] == oracle(store.storage, "cachedCount", count), "\(backend) after \(step)")
+            }
+            check("the first read")
+            store[count] = 1
+            check("a write")
+            store[other] = 9
+            store.remove(count)
+            check("a removal")
+            store[count] = 2
+            try store.modify(count) { $0 += 40 }
+            check("modify")
+            store.remove(count)
+            check("a removal of a value read")
+            store[UserDefaultTypedKey<Int>("legacyCount", defaultValue: 0)] = 5
+            #expect(store.migrate(from: "legacyCount", to: count))
+            check("a migration")
+            store.withoutPropagation { store[count] = 7 }
+            check("a write without propagation")
+            store.removeAll()
+            check("removeAll")
+            store[count] = 8
+            if let suite {
+                DefaultsStore.removeSuite(named: suite)
+                check("removeSuite")
+            }
+            store[count] = 3
+            store.storage.set(11, forKey: "cachedCount")
+            // A storage that tells when it changes sees even a write past the library; a promised suite's
+            // was excluded by the promise (a debug build reports it: see the promise's test).
+            if backend != .promisedSuite { check("a write through the storage itself") }
+        }
+    }
+
+    /// The cache is used: once a read is kept, reads no longer reach the storage until it changes.
+    @Test func aKeptReadDoesNotReachTheStorage() throws {
+        let storage = GatedStorage()
+        let store = DefaultsStore(storage: storage)
+        store[count] = 4
+        #expect(store[count] == 4)
+        let before = storage.readCount
+        for _ in 0..<100 { #expect(store[count] == 4) }
+        #expect(storage.readCount == before)
+        store[count] = 5
+        #expect(store[count] == 5)
+        #expect(storage.readCount == before + 1)
+    }
+
+    /// A fill that read the storage before a write and finishes after it never keeps the older value.
+    /// 200 rounds: a fill that kept it would make the next read of each round give the old number.
+    @Test func aFillRacingAWriteNeverKeepsTheOlderValue() throws {
+        let storage = GatedStorage()
+        let store = DefaultsStore(storage: storage)
+        for round in 0..<200 {
+            store[count] = round * 2
+            storage.holdTheNextRead()
+            let done = DispatchSemaphore(value: 0)
+            let racing = Recorder<Int>()
+            Thread.detachNewThread {
+                racing.append(store[count])
+                done.signal()
+            }
+            #expect(storage.readHeld.wait(timeout: .now() + waitLimit) == .success)
+            store[count] = round * 2 + 1
+            storage.release.signal()
+            #expect(done.wait(timeout: .now() + waitLimit) == .success)
+            #expect(racing.all == [round * 2])
+            #expect(store[count] == round * 2 + 1, "round \(round): the older value was kept")
+        }
+    }
+
+    /// Readers on other threads, while one thread counts up: a reader never sees the number go back.
+    @Test(arguments: Backend.allCases)
+    func readersNeverSeeAValueGoBack(_ backend: Backend) throws {
+        try withCachingStore(backend) { store, _ in
+            store[count] = 0
+            let writes = 2_000
+            let wentBack = Recorder<String>()
+            let group = DispatchGroup()
+            for _ in 0..<3 {
+                DispatchQueue.global().async(group: group) {
+                    var last = -1
+                    while last < writes {
+                        let now = store[count]
+                        if now < last { wentBack.append("\(last) then \(now)") }
+                        last = now
+                    }
+                }
+            }
+            for value in 1...writes { store[count] = value }
+            #expect(group.wait(timeout: .now() + waitLimit) == .success)
+            #expect(wentBack.all.isEmpty, "\(wentBack.all.prefix(5))")
+        }
+    }
+
+    /// A computed default and two key objects of one name with different defaults are never kept: each
+    /// read gives its own key's default.
+    @Test func computedAndChangingDefaultsAreAppliedAtEachRead() {
+        let store = DefaultsStore(storage: InMemoryStorage())
+        let next = Recorder<Int>()
+        let computed = UserDefaultTypedKey<Int>("computedCached", default: { next.all.count })
+        for expected in 0..<5 {
+            #expect(store[computed] == expected)
+            next.append(expected)
+        }
+        func key(_ defaultValue: Int) -> UserDefaultTypedKey<Int> { .init("twoDefaults", defaultValue: defaultValue) }
+        for _ in 0..<3 {
+            #expect(store[key(1)] == 1)
+            #expect(store[key(2)] == 2)
+        }
+        store[key(1)] = 7
+        #expect(store[key(2)] == 7)
+    }
+
+    /// Swift's Observation hears a read that was kept.
+    @Test func observationTrackingFiresOnAKeptRead() throws {
+        #if canImport(Observation)
+            guard #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) else { return }
+            let store = DefaultsStore(storage: InMemoryStorage())
+            store[count] = 1
+            _ = store[count]
+            let fired = Recorder<Bool>()
+            withObservationTracking {
+                _ = store[count]
+            } onChange: {
+                fired.append(true)
+            }
+            store[count] = 2
+            #expect(fired.all == [true])
+        #endif
+    }
+
+    /// A store with a prefix and a store over the suite's own `UserDefaults` share the promise and the
+    /// kept values: a write through either is read through the other.
+    @Test func aPrefixStoreAndAStorageStoreOfOneSuiteAgree() throws {
+        let suite = uniqueSuiteName()
+        defer { DefaultsStore.removeSuite(named: suite) }
+        let prefixed = try #require(DefaultsStore(suiteName: suite, keyPrefix: "p.", writers: .onlyTypedDefaults))
+        let whole = DefaultsStore(storage: try #require(UserDefaults(suiteName: suite)))
+        let inWhole = UserDefaultTypedKey<Int>("p.cachedCount", defaultValue: -1)
+        #expect(prefixed[count] == -1 && whole[inWhole] == -1)
+        whole[inWhole] = 6
+        #expect(prefixed[count] == 6)
+        prefixed[count] = 8
+        #expect(whole[inWhole] == 8)
+    }
+}
+
+@Suite("Without the promise a plain-API write is read at once; with it, a debug build reports one")
+struct ReadCachePromiseTests {
+    /// Each plain call of the list the promise names, made through a `UserDefaults` object of the suite:
+    /// a store without the promise reads its effect at once, as every read asks `UserDefaults`.
+    /// One call at a time: the registration is the process's, seen by every suite.
+    @Test(.serialized, arguments: ["set", "removeObject", "register", "setPersistentDomain"])
+    func withoutThePromiseAPlainWriteIsReadAtOnce(_ call: String) throws {
+        // A name of its own: registered defaults are one per process, shared by every suite.
+        let plainWritten = UserDefaultTypedKey<Int>("plainWritten", defaultValue: -1)
+        try withSuite { suite, store in
+            let plain = try #require(UserDefaults(suiteName: suite))
+            store[plainWritten] = 1
+            #expect(store[plainWritten] == 1)
+            switch call {
+            case "set": plain.set(2, forKey: "plainWritten")
+            case "removeObject": plain.removeObject(forKey: "plainWritten")
+            case "register":
+                plain.removeObject(forKey: "plainWritten")
+                #expect(store[plainWritten] == oracle(plain, "plainWritten", plainWritten))
+                plain.register(defaults: ["plainWritten": 12])
+            default: plain.setPersistentDomain(["plainWritten": 3], forName: suite)
+            }
+            #expect(store[plainWritten] == oracle(plain, "plainWritten", plainWritten), "\(call)")
+        }
+    }
+
+    /// With the promise, a plain write breaks it: a debug build (the tests') checks every kept read in a
+    /// test run, reports the name and both values, and gives the suite's value.
+    @Test func withThePromiseAPlainWriteIsReported() throws {
+        let suite = uniqueSuiteName()
+        defer { DefaultsStore.removeSuite(named: suite) }
+        let store = try #require(DefaultsStore(suiteName: suite, writers: .onlyTypedDefaults))
+        let plain = try #require(UserDefaults(suiteName: suite))
+        store[count] = 1
+        #expect(store[count] == 1)
+        withReportedErrors { reported in
+            plain.set(2, forKey: "cachedCount")
+            #expect(store[count] == 2)
+            let broken = reported.all.compactMap { error -> String? in
+                if case .promiseBroken(let key, let cached, let stored) = error { return "\(key) \(cached) \(stored)" }
+                return nil
+            }
+            #expect(broken == ["cachedCount 1 2"], "\(reported.all)")
+        }
+        #expect(store[count] == 2)
+    }
+}
