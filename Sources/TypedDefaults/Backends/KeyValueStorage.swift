@@ -27,7 +27,8 @@ public protocol KeyValueStorage: AnyObject {
     ///
     /// Where a backend gives one, a store keeps each key's last read value and asks the backend again
     /// only once the number has moved: a typed read then costs a lookup in the store's own table.
-    /// Change it after the change is made, never before, and never back to a number it had. The default
+    /// Change it after the change is made, never before, and never back to a number it had. Asked first
+    /// when the store is made: a backend that answers `nil` then is never asked again. The default
     /// returns `nil`: every read asks the backend.
     var valueGeneration: UInt64? { get }
 }

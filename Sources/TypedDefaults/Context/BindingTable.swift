@@ -45,6 +45,11 @@ struct BindingTable<Entry> {
         }
     }
 
+    /// Every name with an entry.
+    var storedNames: Set<String> {
+        Set(slots.compactMap { $0?.storedName })
+    }
+
     /// Adds an entry for a name and type that have none.
     mutating func insert(_ entry: Entry, for storedName: String, nameHash: Int, valueType: ObjectIdentifier) {
         if (count + 1) * 2 > slots.count {

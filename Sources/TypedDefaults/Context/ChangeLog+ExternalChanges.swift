@@ -61,6 +61,9 @@ extension ChangeLog {
         {
             return
         }
+        // Kept reads of a promised storage are stale from now on (Apple: another process's write reaches
+        // this process only here).
+        names.valuesChanged()
         guard let commit = writeOrder.withLockedValueIfFree({ numberedExternalChange(of: name, in: &$0) }) else {
             return readAgainLater(name, of: context)
         }

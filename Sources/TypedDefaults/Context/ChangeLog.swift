@@ -318,11 +318,14 @@ extension ChangeLog {
     /// Removes every value of the domain from memory and disk; observers hear of each change a read sees.
     /// See `StorageContext.promiseOnlyLibraryWrites`: in the write order, so that no write made before it
     /// is missed by a value cached after it.
-    func promiseOnlyLibraryWrites() {
+    /// Returns whether the promise is new.
+    @discardableResult
+    func promiseOnlyLibraryWrites() -> Bool {
         writeOrder.withLockedValue { order in
-            guard !order.promisedOnlyLibraryWrites else { return }
+            guard !order.promisedOnlyLibraryWrites else { return false }
             order.promisedOnlyLibraryWrites = true
             names.promiseOnlyLibraryWrites()
+            return true
         }
     }
 

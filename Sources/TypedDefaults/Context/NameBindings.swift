@@ -38,20 +38,6 @@ final class NameBindings: @unchecked Sendable {
         var readsUntilCheck = 1
     }
 
-    /// A bound name: the key object that bound it first, and the name as Swift's Observation sees it.
-    struct BoundName {
-        let firstKeyObject: ObjectIdentifier
-        let tracked: any TrackedName
-        let first: FirstKey
-        /// Set once a key object of the name gave a default other than the registered one: from then on
-        /// every read of the name tells a stored value from that default, and every other key object is
-        /// compared with the name's record.
-        var defaultChanged: Bool
-        /// The domain was prepared before the name was bound (`StorageContext.bind`).
-        let prepared: DomainPrepared
-        /// The name's value as a read of its value type last gave it, and the generation it was read at.
-        var cached: (generation: UInt64, value: Any)?
-    }
     /// The key that bound a name, held (a freed key's address may be given to the next key object
     /// made, which must not pass for it), with its default, which another key object of the name (a
     /// computed key) is compared with without a lock.
@@ -72,40 +58,55 @@ final class NameBindings: @unchecked Sendable {
     }
     /// What the table holds for `storedName` with `valueType`: the tracked name, the first key when
     /// `keyObject` is another key object, and whether the name's default changed.
+    /// `promised`: the app promised that only the library changes the storage (`Table`), so reads may
+    /// keep their values.
     func lookUp(_ storedName: String, nameHash: Int, valueType: ObjectIdentifier, keyObject: ObjectIdentifier)
-        -> (tracked: any TrackedName, other: FirstKey?, changed: Bool, prepared: DomainPrepared)?
+        -> (tracked: any TrackedName, other: FirstKey?, changed: Bool, prepared: DomainPrepared, promised: Bool)?
     {
         table.withLockedValue { table in
             guard let bound = table.bindings.entry(for: storedName, nameHash: nameHash, valueType: valueType) else {
                 return nil
             }
-            if bound.firstKeyObject == keyObject { return (bound.tracked, nil, bound.defaultChanged, bound.prepared) }
-            return (bound.tracked, bound.first, bound.defaultChanged, bound.prepared)
+            let other = bound.firstKeyObject == keyObject ? nil : bound.first
+            return (bound.tracked, other, bound.defaultChanged, bound.prepared, table.promisedOnlyLibraryWrites)
         }
     }
 
-    /// As `lookUp`, for a read: also the generation values are read at now (`storageGeneration`, the
+    /// What a read finds of a bound name (`lookUpForRead`).
+    enum ReadLookup {
+        /// The key that bound the name, its value cached at the generation values are read at now.
+        case hit(tracked: any TrackedName, value: AnyObject, check: Bool)
+        /// Anything else: as `lookUp` gives, the generation values are read at now (nil: nothing is
+        /// cached), and the value cached at it, if any (for another key object, once its default is
+        /// known to be the name's).
+        case bound(
+            tracked: any TrackedName, other: FirstKey?, changed: Bool, prepared: DomainPrepared, generation: UInt64?,
+            cached: AnyObject?)
+    }
+
+    /// As `lookUp`, for a read: with the generation values are read at now (`storageGeneration`, the
     /// storage's own, else the table's once the app promised; nil: no cache), and the name's cached value
-    /// if it was read at that generation.
+    /// if it was read at that generation. Nil: the name is not bound.
     func lookUpForRead(
         _ storedName: String, nameHash: Int, valueType: ObjectIdentifier, keyObject: ObjectIdentifier,
         storageGeneration: UInt64?
-    ) -> (
-        found: (tracked: any TrackedName, other: FirstKey?, changed: Bool, prepared: DomainPrepared)?,
-        generation: UInt64?, cached: Any?, check: Bool
-    ) {
+    ) -> ReadLookup? {
         table.withLockedValue { table in
-            let generation = storageGeneration ?? (table.promisedOnlyLibraryWrites ? table.generation : nil)
             guard let bound = table.bindings.entry(for: storedName, nameHash: nameHash, valueType: valueType) else {
-                return (nil, generation, nil, false)
+                return nil
             }
-            var cached: Any?
-            if let generation, let entry = bound.cached, entry.generation == generation { cached = entry.value }
-            let other = bound.firstKeyObject == keyObject ? nil : bound.first
+            let generation = storageGeneration ?? (table.promisedOnlyLibraryWrites ? table.generation : nil)
+            var cached: AnyObject?
+            if let generation, bound.cachedGeneration == generation { cached = bound.cached }
+            guard let value = cached, bound.firstKeyObject == keyObject, !bound.defaultChanged else {
+                return .bound(
+                    tracked: bound.tracked, other: bound.firstKeyObject == keyObject ? nil : bound.first,
+                    changed: bound.defaultChanged, prepared: bound.prepared, generation: generation, cached: cached)
+            }
             var check = false
             #if DEBUG
                 // Only a promise is checked: a storage's own generation is proof.
-                if cached != nil, storageGeneration == nil {
+                if storageGeneration == nil {
                     table.readsUntilCheck -= 1
                     if table.readsUntilCheck <= 0 {
                         table.readsUntilCheck = ReadCache.checkInterval
@@ -113,29 +114,30 @@ final class NameBindings: @unchecked Sendable {
                     }
                 }
             #endif
-            return ((bound.tracked, other, bound.defaultChanged, bound.prepared), generation, cached, check)
+            return .hit(tracked: bound.tracked, value: value, check: check)
         }
     }
 
     /// Forgets the cached value of `storedName` with `valueType` (a promise found broken).
     func forgetCached(_ storedName: String, nameHash: Int, valueType: ObjectIdentifier) {
         table.withLockedValue { table in
-            table.bindings.update(storedName, nameHash: nameHash, valueType: valueType) { $0.cached = nil }
+            table.bindings.entry(for: storedName, nameHash: nameHash, valueType: valueType)?.cached = nil
         }
     }
 
     /// Keeps `value` as the name's cached value, read at `generation`, unless the generation has moved
     /// since (the value may be older than a change made meanwhile).
     func install(
-        _ value: Any, for storedName: String, nameHash: Int, valueType: ObjectIdentifier, generation: UInt64,
+        _ value: AnyObject, for storedName: String, nameHash: Int, valueType: ObjectIdentifier, generation: UInt64,
         storageGeneration: UInt64?
     ) {
         table.withLockedValue { table in
             let now = storageGeneration ?? (table.promisedOnlyLibraryWrites ? table.generation : nil)
-            guard now == generation else { return }
-            table.bindings.update(storedName, nameHash: nameHash, valueType: valueType) {
-                $0.cached = (generation, value)
-            }
+            guard now == generation,
+                let bound = table.bindings.entry(for: storedName, nameHash: nameHash, valueType: valueType)
+            else { return }
+            bound.cachedGeneration = generation
+            bound.cached = value
         }
     }
 
@@ -154,6 +156,11 @@ final class NameBindings: @unchecked Sendable {
             table.promisedOnlyLibraryWrites = true
             table.generation &+= 1
         }
+    }
+
+    /// Every name bound here.
+    func boundNames() -> Set<String> {
+        table.withLockedValue { $0.bindings.storedNames }
     }
 
     var promisedOnlyLibraryWrites: Bool {
@@ -177,7 +184,7 @@ final class NameBindings: @unchecked Sendable {
             table.bindings.insert(
                 BoundName(
                     firstKeyObject: ObjectIdentifier(key), tracked: tracked, first: FirstKey(key),
-                    defaultChanged: differs, prepared: prepared, cached: nil),
+                    defaultChanged: differs, prepared: prepared),
                 for: storedName, nameHash: nameHash, valueType: valueType)
             return KeyBinding(tracked: tracked, defaultChanged: differs, prepared: prepared)
         }
@@ -290,4 +297,7 @@ struct KeyBinding {
     let defaultChanged: Bool
     /// The name is bound, so the domain is prepared: operations that need it can go on.
     let prepared: DomainPrepared
+    /// The app promised that only the library changes the storage: a read may keep its value
+    /// (`ReadCache`). False for a name bound by this very call (its first read keeps nothing).
+    var promised = false
 }

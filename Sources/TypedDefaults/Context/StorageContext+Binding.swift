@@ -34,6 +34,11 @@ extension StorageContext {
                 log.bringInDeferred(only: storedName)
                 saver.declare(DeclaredKey(key, as: storedName))
             }
+            // A promised storage that reports changes (Apple's key-value observing): each bound name is
+            // watched, so that another process's write moves the generation of kept reads.
+            if log.externalStorage != nil, names.promisedOnlyLibraryWrites {
+                log.keepWatchingExternalChanges(of: storedName, of: self, prepared)
+            }
             return names.bind(
                 key, as: storedName, nameHash: nameHash, valueType: valueType, tracked: tracked, differs: differs,
                 prepared)
@@ -42,9 +47,11 @@ extension StorageContext {
             names.checkAnotherKeyObject(key, as: storedName)
         {
             names.markDefaultChanged(storedName, nameHash: nameHash, valueType: valueType)
-            return KeyBinding(tracked: found.tracked, defaultChanged: true, prepared: found.prepared)
+            return KeyBinding(
+                tracked: found.tracked, defaultChanged: true, prepared: found.prepared, promised: found.promised)
         }
-        return KeyBinding(tracked: found.tracked, defaultChanged: found.changed, prepared: found.prepared)
+        return KeyBinding(
+            tracked: found.tracked, defaultChanged: found.changed, prepared: found.prepared, promised: found.promised)
     }
 
     /// What the storage holds for `key` under `storedName`, as a read through the key sees it: bound,
@@ -61,54 +68,75 @@ extension StorageContext {
     /// with what it takes to cache the value read from it (nil where nothing may be cached: no
     /// generation, a computed default, a name whose key objects gave different defaults).
     func typedRead<Value>(_ key: UserDefaultTypedKey<Value>, as storedName: String) -> TypedRead {
-        let storageGeneration = storage.valueGeneration
-        let nameHash = storedName.utf8.count == key.name.utf8.count ? key.nameHash : storedName.hashValue
-        let valueType = ObjectIdentifier(Value.self)
-        let look = names.lookUpForRead(
-            storedName, nameHash: nameHash, valueType: valueType, keyObject: ObjectIdentifier(key),
-            storageGeneration: storageGeneration)
-        guard let found = look.found else {
+        // A storage of no generation the app made no promise for (most `UserDefaults`): the read as
+        // ever, with nothing more than one flag looked at under the lock the lookup takes anyway.
+        if !storageHasGeneration {
             let binding = bind(key, as: storedName)
             binding.tracked.access()
+            guard binding.promised else { return .stored(read(key, as: storedName, bound: binding), nil) }
+        }
+        let storageGeneration = storageHasGeneration ? storage.valueGeneration : nil
+        let nameHash = storedName.utf8.count == key.name.utf8.count ? key.nameHash : storedName.hashValue
+        let valueType = ObjectIdentifier(Value.self)
+        let found = names.lookUpForRead(
+            storedName, nameHash: nameHash, valueType: valueType, keyObject: ObjectIdentifier(key),
+            storageGeneration: storageGeneration)
+        switch found {
+        case .hit(let tracked, let value, let check)?:
+            if storageHasGeneration { tracked.access() }
+            guard check else { return .cached(value) }
+            return checkedPromise(key, as: storedName, cached: value, nameHash: nameHash, valueType: valueType)
+        case .bound(let tracked, let other, let found, let prepared, let generation, let cached)?:
+            var changed = found
+            // As `bind` does for another key object of the name.
+            if let other, changed || !NameBindings.sameDefault(other, key),
+                names.checkAnotherKeyObject(key, as: storedName)
+            {
+                names.markDefaultChanged(storedName, nameHash: nameHash, valueType: valueType)
+                changed = true
+            }
+            if storageHasGeneration { tracked.access() }
+            let binding = KeyBinding(tracked: tracked, defaultChanged: changed, prepared: prepared)
+            guard let generation, !changed, !key.hasComputedDefault else {
+                return .stored(read(key, as: storedName, bound: binding), nil)
+            }
+            if let cached { return .cached(cached) }
+            let fill = CacheFill(
+                storedName: storedName, nameHash: nameHash, valueType: valueType, generation: generation,
+                storageHasGeneration: storageGeneration != nil)
+            return .stored(read(key, as: storedName, bound: binding), fill)
+        case nil:
+            let binding = bind(key, as: storedName)
+            if storageHasGeneration { binding.tracked.access() }
             return .stored(read(key, as: storedName, bound: binding), nil)
         }
-        var changed = found.changed
-        // As `bind` does for another key object of the name.
-        if let first = found.other, found.changed || !NameBindings.sameDefault(first, key),
-            names.checkAnotherKeyObject(key, as: storedName)
-        {
-            names.markDefaultChanged(storedName, nameHash: nameHash, valueType: valueType)
-            changed = true
+    }
+
+    /// Debug builds, one cached read in `ReadCache.checkInterval` under the promise: the suite read as the
+    /// plain API reads it must give the value kept. A difference is reported, and the suite's value given.
+    private func checkedPromise<Value>(
+        _ key: UserDefaultTypedKey<Value>, as storedName: String, cached: AnyObject, nameHash: Int,
+        valueType: ObjectIdentifier
+    ) -> TypedRead {
+        let object = storage.object(forKey: storedName)
+        let stored = DefaultsStore.value(of: key, from: object)
+        let kept = (cached as? CachedValue<Value>)?.value
+        guard !propertyListsEqual(kept?.userDefaultsObject, stored.userDefaultsObject, by: .exact) else {
+            return .cached(cached)
         }
-        found.tracked.access()
-        let binding = KeyBinding(tracked: found.tracked, defaultChanged: changed, prepared: found.prepared)
-        guard let generation = look.generation, !changed, !key.hasComputedDefault else {
-            return .stored(read(key, as: storedName, bound: binding), nil)
-        }
-        if let cached = look.cached {
-            guard look.check else { return .cached(cached) }
-            // Debug builds, one cached read in `ReadCache.checkInterval` under the promise: the suite
-            // read as the plain API reads it must give the same value.
-            let object = read(key, as: storedName, bound: binding)
-            let stored = DefaultsStore.value(of: key, from: object)
-            guard !propertyListsEqual((cached as? Value)?.userDefaultsObject, stored.userDefaultsObject, by: .exact)
-            else { return .cached(cached) }
-            names.forgetCached(storedName, nameHash: nameHash, valueType: valueType)
-            ErrorReporting.report(
-                DefaultsError.promiseBroken(
-                    key: storedName, cached: String(describing: cached), stored: String(describing: object ?? "nothing")))
-            return .stored(object, nil)
-        }
-        let fill = CacheFill(
-            storedName: storedName, nameHash: nameHash, valueType: valueType, generation: generation,
-            storageHasGeneration: storageGeneration != nil)
-        return .stored(read(key, as: storedName, bound: binding), fill)
+        names.forgetCached(storedName, nameHash: nameHash, valueType: valueType)
+        ErrorReporting.report(
+            DefaultsError.promiseBroken(
+                key: storedName, cached: kept.map { String(describing: $0) } ?? "nothing",
+                stored: String(describing: object ?? "nothing")))
+        return .stored(object, nil)
     }
 
     /// Keeps `value`, read as `fill` says, as the name's cached value, unless anything changed since.
-    func install(_ value: Any, _ fill: CacheFill) {
+    func install(_ value: AnyObject, _ fill: CacheFill) {
         names.install(
-            value, for: fill.storedName, nameHash: fill.nameHash, valueType: fill.valueType, generation: fill.generation,
+            value, for: fill.storedName, nameHash: fill.nameHash, valueType: fill.valueType,
+            generation: fill.generation,
             storageGeneration: fill.storageHasGeneration ? storage.valueGeneration : nil)
     }
 

@@ -26,9 +26,13 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     let log: ChangeLog
     /// The names bound in this storage, with their keys and their registered defaults.
     let names: NameBindings
+    /// The storage tells when its values change (`KeyValueStorage.valueGeneration`), asked once: a read
+    /// of a storage that does not asks nothing more.
+    let storageHasGeneration: Bool
     init(storage: any KeyValueStorage, domain: DefaultsDomain?) {
         self.storage = storage
         self.domain = domain
+        storageHasGeneration = storage.valueGeneration != nil
         // What the storage is, asked once: the log keeps the answers (`ChangeLog.domainStorage`,
         // `externalStorage`).
         let domainStorage = storage as? any DomainStorage

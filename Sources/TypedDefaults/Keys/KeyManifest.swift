@@ -40,6 +40,9 @@ package struct DeclaredKey: Sendable, Hashable {
 package enum KeyManifest {
     /// The largest manifest read: far above any app's keys (a key takes about 200 bytes).
     package static let maximumSize = 1 << 20
+    /// The most names a manifest records: far above an app's declared keys, and a bound on what every save
+    /// of a suite whose app makes a key per item would cost (those past it are not checked).
+    package static let maximumKeys = 1_000
     static let formatName = "typed-defaults key manifest"
     static let version = 1
 

@@ -107,15 +107,15 @@ public final class DefaultsStore: Sendable {
         // Inlinable so that a read is specialized for the key's type where it is written: generic code
         // would look up `Optional<Value>` metadata on every read.
         // The cached value's cast is specialized here too (`ReadCache.swift`).
+        // The stored object comes back as the result, not in an enum, so that it is consumed, not copied.
         @inlinable get {
-            switch typedRead(key) {
-            case .cached(let value):
-                return value as! Value
-            case .stored(let object, let fill):
-                let value = Self.value(of: key, from: object)
-                if let fill { install(value, fill) }
-                return value
-            }
+            var cached: AnyObject?
+            var fill: CacheFill?
+            let object = typedRead(key, cached: &cached, fill: &fill)
+            if let cached { return (cached as! CachedValue<Value>).value }
+            let value = Self.value(of: key, from: object)
+            if let fill { install(value, fill) }
+            return value
         }
         set {
             do {

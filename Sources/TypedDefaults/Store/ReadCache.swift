@@ -9,7 +9,8 @@ import Foundation
 //   library (`DefaultsStore.Writers.onlyTypedDefaults`): every change the library makes or hears of
 //   (`ChangeLog.store`, a bring-in before its equality skip, a registration, a removed suite) moves the
 //   bindings' generation (`NameBindings.valuesChanged`). Other processes' saves arrive through the
-//   watcher (Linux) as bring-ins.
+//   watcher (Linux) as bring-ins, and through key-value observing of each bound name (Apple), which
+//   moves the generation too (`ChangeLog.externalChange`).
 // Without either, a read asks the storage, as before. A fill reads the generation before the storage
 // and keeps its value only if the generation has not moved meanwhile, so a read racing a write never
 // keeps the older value. A computed default, and a name whose key objects gave different defaults, are
@@ -25,21 +26,43 @@ enum ReadCache {
 
 /// What a typed read found: the cached value, or the storage's object with what it takes to cache the
 /// value read from it.
-@usableFromInline
 enum TypedRead {
-    case cached(Any)
+    /// A `CachedValue` of the key's value type.
+    case cached(AnyObject)
     case stored(Any?, CacheFill?)
 }
 
-/// A read that may keep its value: the bound name, and the generation the storage was read at.
+/// A kept value, in a box of its own type: the read gets it back by a class cast, which costs less than
+/// a cast out of `Any`.
 @usableFromInline
-struct CacheFill {
+final class CachedValue<Value>: @unchecked Sendable {
+    // @unchecked: immutable; kept values are read on any thread, as the storage's objects are.
+    @usableFromInline let value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+}
+
+/// A read that may keep its value: the bound name, and the generation the storage was read at. A class:
+/// a read that keeps nothing passes one word for it, nil (made only where a value may be kept).
+@usableFromInline
+final class CacheFill {
     let storedName: String
     let nameHash: Int
     let valueType: ObjectIdentifier
     let generation: UInt64
     /// The generation is the storage's own (`KeyValueStorage.valueGeneration`), not the bindings'.
     let storageHasGeneration: Bool
+
+    init(storedName: String, nameHash: Int, valueType: ObjectIdentifier, generation: UInt64, storageHasGeneration: Bool)
+    {
+        self.storedName = storedName
+        self.nameHash = nameHash
+        self.valueType = valueType
+        self.generation = generation
+        self.storageHasGeneration = storageHasGeneration
+    }
 }
 
 extension DefaultsStore {
@@ -77,17 +100,27 @@ extension DefaultsStore {
         if writers == .onlyTypedDefaults { context.promiseOnlyLibraryWrites() }
     }
 
-    /// `key`'s value from the cache, or the storage's object to convert.
+    /// The storage's object for `key` to convert, or nil with `cached` set to the kept value (a
+    /// `CachedValue<Value>`); `fill` is set where the value converted may be kept.
     @usableFromInline
-    func typedRead<Value>(_ key: UserDefaultTypedKey<Value>) -> TypedRead {
-        if key.isNameless { return .stored(nil, nil) }
-        return context.typedRead(key, as: keyPrefix.isEmpty ? key.name : joinedName(keyPrefix, key.name))
+    func typedRead<Value>(_ key: UserDefaultTypedKey<Value>, cached: inout AnyObject?, fill: inout CacheFill?)
+        -> Any?
+    {
+        if key.isNameless { return nil }
+        switch context.typedRead(key, as: keyPrefix.isEmpty ? key.name : joinedName(keyPrefix, key.name)) {
+        case .cached(let value):
+            cached = value
+            return nil
+        case .stored(let object, let readFill):
+            fill = readFill
+            return object
+        }
     }
 
     /// Keeps `value`, which a read gave as `fill` says, for the next reads (unless anything changed since).
     @usableFromInline
     func install<Value>(_ value: Value, _ fill: CacheFill) {
-        context.install(value, fill)
+        context.install(CachedValue(value), fill)
     }
 }
 
@@ -96,6 +129,9 @@ extension StorageContext {
     /// (`DefaultsStore.Writers.onlyTypedDefaults`): from now on every change moves the bindings'
     /// generation, and reads keep their values.
     func promiseOnlyLibraryWrites() {
-        log.promiseOnlyLibraryWrites()
+        guard log.promiseOnlyLibraryWrites(), log.externalStorage != nil else { return }
+        // Apple: names bound before the promise are watched too (see `bind`).
+        let prepared = prepareDomain()
+        for name in names.boundNames() { log.keepWatchingExternalChanges(of: name, of: self, prepared) }
     }
 }

@@ -4,29 +4,62 @@
     /// The keys this process bound in a suite, as its key manifest records them (`KeyManifest`), and
     /// whether the manifest may not hold them yet. The next save writes it (`LinuxSaver.savePending`, the
     /// exit-time save), under the suite's file lock; a bind only records, off the write path.
+    ///
+    /// Bounded, for an app that makes a key per item (`"score-\(id)"`) and the processes that write a
+    /// suite at once: a process writes the manifest at most once a second (and at exit), and a manifest
+    /// records at most `KeyManifest.maximumKeys` names; past that a process declares nothing more.
     final class DeclaredKeys: Sendable {
+        /// The shortest time between two writes of the manifest by one process.
+        static let writeInterval: TimeInterval = 1
+
         private struct State {
             var keys: [String: DeclaredKey] = [:]
             var due = false
+            var lastWritten: Date?
+            /// The manifest holds as many names as it may: nothing more is declared.
+            var full = false
         }
         private let state = Locked(State())
 
         /// Records `key`; true when a save must now be scheduled for the manifest (none was due).
         func declare(_ key: DeclaredKey) -> Bool {
             state.withLockedValue { state in
-                guard state.keys[key.name] != key else { return false }
+                guard !state.full, state.keys[key.name] != key else { return false }
                 state.keys[key.name] = key
                 defer { state.due = true }
                 return !state.due
             }
         }
 
-        /// Every key declared here, when the manifest is due; it is not due again until another key is.
-        func takeDue() -> [String: DeclaredKey]? {
+        /// What a save does with the manifest now.
+        enum Due {
+            /// Nothing was declared since the last write.
+            case nothing
+            /// Write these keys (every key declared here).
+            case write([String: DeclaredKey])
+            /// Keys are due, but the last write was less than `writeInterval` ago: a save after this long.
+            case later(TimeInterval)
+        }
+
+        /// Every key declared here, when the manifest is due and may be written now (`atExit`: whenever it
+        /// is due); it is not due again until another key is.
+        func takeDue(atExit: Bool = false, now: Date = Date()) -> Due {
             state.withLockedValue { state in
-                guard state.due else { return nil }
+                guard state.due else { return .nothing }
+                if !atExit, let last = state.lastWritten, now.timeIntervalSince(last) < Self.writeInterval {
+                    return .later(Self.writeInterval - now.timeIntervalSince(last))
+                }
                 state.due = false
-                return state.keys
+                state.lastWritten = now
+                return .write(state.keys)
+            }
+        }
+
+        /// The manifest holds `KeyManifest.maximumKeys` names: this process declares nothing more.
+        func markFull() {
+            state.withLockedValue { state in
+                state.full = true
+                state.due = false
             }
         }
     }
@@ -45,7 +78,12 @@
         {
             var recorded: [String: DeclaredKey]?
             if case .keys(let keys) = KeyManifest.contents(at: file.manifestPath) { recorded = keys }
-            let merged = (recorded ?? [:]).merging(declared) { _, declared in declared }
+            var merged = recorded ?? [:]
+            // Names the manifest records are updated; new ones added, in order, while there is room.
+            for name in declared.keys.sorted() where merged[name] != nil || merged.count < KeyManifest.maximumKeys {
+                merged[name] = declared[name]
+            }
+            if merged.count >= KeyManifest.maximumKeys { declarations.markFull() }
             guard merged != recorded else { return }
             do {
                 _ = try file.replace(with: KeyManifest.encode(merged), keeping: nil, at: file.manifestPath)

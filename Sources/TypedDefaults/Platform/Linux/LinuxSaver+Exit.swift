@@ -25,7 +25,8 @@
             // thread holds the save's turn, and maybe the file lock; nothing else in the process can.
             let refused = saves.withSavingAtExit(before: deadline) { turn, save in
                 // Unknown (the pending writes stayed locked): tried, and the save reports it.
-                let declared = declarations.takeDue()
+                var declared: [String: DeclaredKey]?
+                if case .write(let keys) = declarations.takeDue(atExit: true) { declared = keys }
                 guard pending.isEmpty(before: deadline) != true || !save.putBacks.isEmpty || declared != nil else {
                     return
                 }

@@ -23,7 +23,12 @@
                 }
                 return nil
             }
-            let declared = declarations.takeDue()
+            var declared: [String: DeclaredKey]?
+            switch declarations.takeDue() {
+            case .nothing: break
+            case .write(let keys): declared = keys
+            case .later(let wait): SaveScheduler.shared.schedule(self, after: wait)
+            }
             guard pending.isEmpty() == false || !save.putBacks.isEmpty || declared != nil else { return nil }
             do {
                 let saved = try saves.withFileLock(file, in: &save) { save, locked in
