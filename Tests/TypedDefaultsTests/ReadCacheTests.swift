@@ -247,6 +247,29 @@ struct ReadCacheCoherenceTests {
     }
 }
 
+#if os(Linux)
+    @Suite("A promised suite's kept reads hear another process's save")
+    struct ReadCacheOtherProcessTests {
+        /// Another process saves a name this process has kept a read of: the watcher brings the save in,
+        /// which moves the generation, and the next read gives the new value (a kept value missed by it
+        /// would stay 0 past the deadline).
+        @Test func anotherProcessSaveIsReadAfterTheWatcherBringsItIn() throws {
+            try withProcessSuite { suite in
+                let store = try #require(DefaultsStore(suiteName: suite, writers: .onlyTypedDefaults))
+                let shared = UserDefaultTypedKey<Int>("sharedCount", defaultValue: 0)
+                #expect(store[shared] == 0)
+                #expect(store[shared] == 0)
+                let writer = try ProbeProcess(["set-on-line", suite, "sharedCount"])
+                #expect(writer.waitForLine("ready"))
+                try writer.send("go")
+                #expect(writer.waitForLine("saved"))
+                #expect(writer.finish().status == 0)
+                #expect(pollUntil { store[shared] == 1 }, "the kept read never heard the other process's save")
+            }
+        }
+    }
+#endif
+
 @Suite("Without the promise a plain-API write is read at once; with it, a debug build reports one")
 struct ReadCachePromiseTests {
     /// Each plain call of the list the promise names, made through a `UserDefaults` object of the suite:
