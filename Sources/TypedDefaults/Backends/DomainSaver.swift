@@ -17,8 +17,9 @@ protocol DomainSaver: AnyObject, Sendable {
         _ object: Any?, forName name: String, replacing otherForms: [String], _ held: borrowing WriteOrderHeld)
     /// `key` was bound in the domain (its first use in this process): record it in the domain's key
     /// manifest (`KeyManifest`) with the next save, if the manifest does not hold it as it is. Never
-    /// written on the caller's thread.
-    func declare(_ key: DeclaredKey)
+    /// written on the caller's thread; `key` is made only if the manifest may still take it (an app that
+    /// makes a key per item binds a new name at each write: past the manifest's bound it costs a flag).
+    func declare(_ key: () -> DeclaredKey)
     /// Saves every pending write now; throws when they cannot be saved (they stay pending).
     func flush() throws
     /// Runs `body` so that no other `exclusively` of the domain runs meanwhile, in this process or any

@@ -24,12 +24,26 @@ package struct DeclaredKey: Sendable, Hashable {
     /// `key` as bound under `storedName`. A form the key's own default does not read as (a conversion
     /// of the app's own, say for a `Codable` type) is not trusted: `.unchecked`.
     init<Value>(_ key: UserDefaultTypedKey<Value>, as storedName: String) {
-        var form = StoredForm.of(Value.self)
+        let (type, typeForm) = DeclaredType.of(Value.self)
+        var form = typeForm
         if !key.hasComputedDefault, let object = key.defaultObject, !form.reads(object) { form = .unchecked }
         self.init(
-            name: storedName, type: String(describing: Value.self), form: form,
+            name: storedName, type: type, form: form,
             defaultValue: key.hasComputedDefault ? nil : String(describing: key.defaultValue),
             declaredAt: key.declaration.description)
+    }
+}
+
+/// A value type's name and stored form, found once per type: an app that makes a key per item binds a
+/// new name at each write, each with the type of the others.
+enum DeclaredType {
+    private static let known = Locked<[ObjectIdentifier: (name: String, form: StoredForm)]>([:])
+
+    static func of(_ type: Any.Type) -> (name: String, form: StoredForm) {
+        if let found = known.withLockedValue({ $0[ObjectIdentifier(type)] }) { return found }
+        let found = (String(describing: type), StoredForm.of(type))
+        known.withLockedValue { $0[ObjectIdentifier(type)] = found }
+        return found
     }
 }
 

@@ -21,6 +21,9 @@
         }
         private let state = Locked(State())
 
+        /// The manifest takes no more names from this process.
+        var isFull: Bool { state.withLockedValue { $0.full } }
+
         /// Records `key`; true when a save must now be scheduled for the manifest (none was due).
         func declare(_ key: DeclaredKey) -> Bool {
             state.withLockedValue { state in
@@ -66,8 +69,8 @@
 
     extension LinuxSaver {
         /// Records `key` for the suite's manifest, written by the next save.
-        func declare(_ key: DeclaredKey) {
-            guard file != nil, declarations.declare(key) else { return }
+        func declare(_ key: () -> DeclaredKey) {
+            guard file != nil, !declarations.isFull, declarations.declare(key()) else { return }
             SaveScheduler.shared.schedule(self, after: Self.saveDelay)
         }
 
