@@ -261,31 +261,38 @@ struct KeyManifestFileTests {
         }
     }
 
-    /// Processes that bind keys of one suite at once (each a new key, then a save, 15 times) each add
-    /// theirs to the manifest: it is read, merged and replaced under the suite's file lock, so none is
-    /// lost. Six writers, two rounds (on a save that wrote the manifest outside the file lock, every round lost keys: see the note of issue 52).
+    /// Processes that bind keys of one suite at once, each its own fourteen names (the app's keys under a
+    /// prefix of its own), each add theirs to the manifest: it is read, merged and replaced under the
+    /// suite's file lock, so none is lost. Eight processes, four rounds (on a save that wrote the manifest
+    /// outside the file lock, rounds lost keys: see the note of issue 52).
     @Test func processesDeclaringAtOnceLoseNoKey() throws {
         try withTemporaryFolder { config in
             let environment = ["XDG_CONFIG_HOME": config.path]
-            let prefixes = ["a", "b", "c", "d", "e", "f"]
-            let perWriter = 15
-            for round in 0..<2 {
+            let prefixes = (0..<8).map { "p\($0)." }
+            let names = [
+                "launchCount", "volume", "muted", "greeting", "lastRun", "token", "homepage", "recent", "scores",
+                "appearance", "profile", "layout", "nickname", "level",
+            ]
+            var lostRounds = 0
+            for round in 0..<4 {
                 let suite = uniqueSuiteName()
-                let writers = try prefixes.map {
-                    try ProbeProcess(["burst", suite, $0, "\(perWriter)"], environment: environment)
+                let apps = try prefixes.map {
+                    try ProbeProcess(["app-keys", suite, "bind-on-line", $0], environment: environment)
                 }
-                #expect(writers.allSatisfy { $0.waitForLine("ready") })
-                for writer in writers { try writer.send("go") }
-                let results = writers.map { $0.finish() }
+                #expect(apps.allSatisfy { $0.waitForLine("ready") })
+                for app in apps { try app.send("go") }
+                let results = apps.map { $0.finish() }
                 #expect(results.allSatisfy { $0.status == 0 }, "\(results.map(\.standardError))")
                 guard case .keys(let keys) = KeyManifest.contents(ofSuite: suite, in: config.path) else {
                     Issue.record("round \(round): no manifest")
                     continue
                 }
-                let expected = Set(prefixes.flatMap { prefix in (0..<perWriter).map { "\(prefix)\($0)" } })
-                #expect(
-                    Set(keys.keys) == expected, "round \(round): \(expected.subtracting(keys.keys).count) keys lost")
+                let expected = Set(prefixes.flatMap { prefix in names.map { prefix + $0 } })
+                let lost = expected.subtracting(keys.keys)
+                if !lost.isEmpty { lostRounds += 1 }
+                #expect(lost.isEmpty, "round \(round): \(lost.count) of \(expected.count) keys lost")
             }
+            #expect(lostRounds == 0)
         }
     }
 

@@ -19,7 +19,7 @@ protocol DomainSaver: AnyObject, Sendable {
     /// manifest (`KeyManifest`) with the next save, if the manifest does not hold it as it is. Never
     /// written on the caller's thread; `key` is made only if the manifest may still take it (an app that
     /// makes a key per item binds a new name at each write: past the manifest's bound it costs a flag).
-    func declare(_ key: () -> DeclaredKey)
+    func declare(from declaration: KeyDeclaration, _ key: () -> DeclaredKey)
     /// Saves every pending write now; throws when they cannot be saved (they stay pending).
     func flush() throws
     /// Runs `body` so that no other `exclusively` of the domain runs meanwhile, in this process or any

@@ -32,7 +32,7 @@ extension StorageContext {
             // was put aside until now.
             if let saver {
                 log.bringInDeferred(only: storedName)
-                saver.declare { DeclaredKey(key, as: storedName) }
+                saver.declare(from: key.declaration) { DeclaredKey(key, as: storedName) }
             }
             // A promised storage that reports changes (Apple's key-value observing): each bound name is
             // watched, so that another process's write moves the generation of kept reads.

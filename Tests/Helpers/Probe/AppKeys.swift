@@ -79,6 +79,20 @@ enum AppKeys {
             fail("\(error)")
         }
     case "read": AppKeys.read(store)
-    default: fail("app-keys SUITE bind|read")
+    case "bind-on-line":
+        // The keys under a prefix of their own (another app's names), bound when a line comes: several
+        // processes declaring at once.
+        guard arguments.count == 4, let suite = arguments.dropFirst().first,
+            let prefixed = DefaultsStore(suiteName: suite, keyPrefix: arguments[3])
+        else { fail("app-keys SUITE bind-on-line PREFIX") }
+        say("ready")
+        _ = readLine()
+        AppKeys.bind(prefixed)
+        do {
+            try prefixed.flush()
+        } catch {
+            fail("\(error)")
+        }
+    default: fail("app-keys SUITE bind|read|bind-on-line PREFIX")
     }
 }
