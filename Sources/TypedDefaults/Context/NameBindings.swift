@@ -58,17 +58,15 @@ final class NameBindings: @unchecked Sendable {
     }
     /// What the table holds for `storedName` with `valueType`: the tracked name, the first key when
     /// `keyObject` is another key object, and whether the name's default changed.
-    /// `promised`: the app promised that only the library changes the storage (`Table`), so reads may
-    /// keep their values.
     func lookUp(_ storedName: String, nameHash: Int, valueType: ObjectIdentifier, keyObject: ObjectIdentifier)
-        -> (tracked: any TrackedName, other: FirstKey?, changed: Bool, prepared: DomainPrepared, promised: Bool)?
+        -> (tracked: any TrackedName, other: FirstKey?, changed: Bool, prepared: DomainPrepared)?
     {
         table.withLockedValue { table in
             guard let bound = table.bindings.entry(for: storedName, nameHash: nameHash, valueType: valueType) else {
                 return nil
             }
-            let other = bound.firstKeyObject == keyObject ? nil : bound.first
-            return (bound.tracked, other, bound.defaultChanged, bound.prepared, table.promisedOnlyLibraryWrites)
+            if bound.firstKeyObject == keyObject { return (bound.tracked, nil, bound.defaultChanged, bound.prepared) }
+            return (bound.tracked, bound.first, bound.defaultChanged, bound.prepared)
         }
     }
 
@@ -297,7 +295,4 @@ struct KeyBinding {
     let defaultChanged: Bool
     /// The name is bound, so the domain is prepared: operations that need it can go on.
     let prepared: DomainPrepared
-    /// The app promised that only the library changes the storage: a read may keep its value
-    /// (`ReadCache`). False for a name bound by this very call (its first read keeps nothing).
-    var promised = false
 }

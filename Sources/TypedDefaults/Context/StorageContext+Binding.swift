@@ -47,11 +47,9 @@ extension StorageContext {
             names.checkAnotherKeyObject(key, as: storedName)
         {
             names.markDefaultChanged(storedName, nameHash: nameHash, valueType: valueType)
-            return KeyBinding(
-                tracked: found.tracked, defaultChanged: true, prepared: found.prepared, promised: found.promised)
+            return KeyBinding(tracked: found.tracked, defaultChanged: true, prepared: found.prepared)
         }
-        return KeyBinding(
-            tracked: found.tracked, defaultChanged: found.changed, prepared: found.prepared, promised: found.promised)
+        return KeyBinding(tracked: found.tracked, defaultChanged: found.changed, prepared: found.prepared)
     }
 
     /// What the storage holds for `key` under `storedName`, as a read through the key sees it: bound,
@@ -67,14 +65,11 @@ extension StorageContext {
     /// name's binding when nothing changed since it was read (`ReadCache`), else what the storage holds,
     /// with what it takes to cache the value read from it (nil where nothing may be cached: no
     /// generation, a computed default, a name whose key objects gave different defaults).
-    func typedRead<Value>(_ key: UserDefaultTypedKey<Value>, as storedName: String) -> TypedRead {
-        // A storage of no generation the app made no promise for (most `UserDefaults`): the read as
-        // ever, with nothing more than one flag looked at under the lock the lookup takes anyway.
-        if !storageHasGeneration {
-            let binding = bind(key, as: storedName)
-            binding.tracked.access()
-            guard binding.promised else { return .stored(read(key, as: storedName, bound: binding), nil) }
-        }
+    func typedRead<Value>(
+        _ key: UserDefaultTypedKey<Value>, as storedName: String, cached: inout AnyObject?, fill: inout CacheFill?
+    ) -> Any? {
+        // Only stores that keep reads come here (`DefaultsStore.keepsReads`). The object is the result,
+        // not part of an enum: returned, it is moved, not copied.
         let storageGeneration = storageHasGeneration ? storage.valueGeneration : nil
         let nameHash = storedName.utf8.count == key.name.utf8.count ? key.nameHash : storedName.hashValue
         let valueType = ObjectIdentifier(Value.self)
@@ -83,10 +78,14 @@ extension StorageContext {
             storageGeneration: storageGeneration)
         switch found {
         case .hit(let tracked, let value, let check)?:
-            if storageHasGeneration { tracked.access() }
-            guard check else { return .cached(value) }
-            return checkedPromise(key, as: storedName, cached: value, nameHash: nameHash, valueType: valueType)
-        case .bound(let tracked, let other, let found, let prepared, let generation, let cached)?:
+            tracked.access()
+            guard check else {
+                cached = value
+                return nil
+            }
+            return checkedPromise(
+                key, as: storedName, kept: value, nameHash: nameHash, valueType: valueType, cached: &cached)
+        case .bound(let tracked, let other, let found, let prepared, let generation, let kept)?:
             var changed = found
             // As `bind` does for another key object of the name.
             if let other, changed || !NameBindings.sameDefault(other, key),
@@ -95,41 +94,45 @@ extension StorageContext {
                 names.markDefaultChanged(storedName, nameHash: nameHash, valueType: valueType)
                 changed = true
             }
-            if storageHasGeneration { tracked.access() }
+            tracked.access()
             let binding = KeyBinding(tracked: tracked, defaultChanged: changed, prepared: prepared)
             guard let generation, !changed, !key.hasComputedDefault else {
-                return .stored(read(key, as: storedName, bound: binding), nil)
+                return read(key, as: storedName, bound: binding)
             }
-            if let cached { return .cached(cached) }
-            let fill = CacheFill(
+            if let kept {
+                cached = kept
+                return nil
+            }
+            fill = CacheFill(
                 storedName: storedName, nameHash: nameHash, valueType: valueType, generation: generation,
                 storageHasGeneration: storageGeneration != nil)
-            return .stored(read(key, as: storedName, bound: binding), fill)
+            return read(key, as: storedName, bound: binding)
         case nil:
             let binding = bind(key, as: storedName)
-            if storageHasGeneration { binding.tracked.access() }
-            return .stored(read(key, as: storedName, bound: binding), nil)
+            binding.tracked.access()
+            return read(key, as: storedName, bound: binding)
         }
     }
 
     /// Debug builds, one cached read in `ReadCache.checkInterval` under the promise: the suite read as the
     /// plain API reads it must give the value kept. A difference is reported, and the suite's value given.
     private func checkedPromise<Value>(
-        _ key: UserDefaultTypedKey<Value>, as storedName: String, cached: AnyObject, nameHash: Int,
-        valueType: ObjectIdentifier
-    ) -> TypedRead {
+        _ key: UserDefaultTypedKey<Value>, as storedName: String, kept box: AnyObject, nameHash: Int,
+        valueType: ObjectIdentifier, cached: inout AnyObject?
+    ) -> Any? {
         let object = storage.object(forKey: storedName)
         let stored = DefaultsStore.value(of: key, from: object)
-        let kept = (cached as? CachedValue<Value>)?.value
+        let kept = (box as? CachedValue<Value>)?.value
         guard !propertyListsEqual(kept?.userDefaultsObject, stored.userDefaultsObject, by: .exact) else {
-            return .cached(cached)
+            cached = box
+            return nil
         }
         names.forgetCached(storedName, nameHash: nameHash, valueType: valueType)
         ErrorReporting.report(
             DefaultsError.promiseBroken(
                 key: storedName, cached: kept.map { String(describing: $0) } ?? "nothing",
                 stored: String(describing: object ?? "nothing")))
-        return .stored(object, nil)
+        return object
     }
 
     /// Keeps `value`, read as `fill` says, as the name's cached value, unless anything changed since.

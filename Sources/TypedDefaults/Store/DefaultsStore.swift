@@ -15,9 +15,15 @@ public final class DefaultsStore: Sendable {
     /// Prepended to every key's name: with `"app."`, `launchCount` is stored as `app.launchCount`.
     public let keyPrefix: String
 
-    init(context: StorageContext, keyPrefix: String) {
+    /// Reads through this store keep their values (`ReadCache.swift`): its storage tells when it changes,
+    /// or the store was made with the app's promise (`Writers.onlyTypedDefaults`). Fixed when the store
+    /// is made, so that a store that keeps nothing reads as it always did, at the cost of this test.
+    @usableFromInline let keepsReads: Bool
+
+    init(context: StorageContext, keyPrefix: String, promised: Bool = false) {
         self.context = context
         self.keyPrefix = canonicalName(keyPrefix)
+        keepsReads = promised || context.storageHasGeneration
     }
 
     /// The store over `UserDefaults.standard`; also available as ``Defaults``.
@@ -109,6 +115,7 @@ public final class DefaultsStore: Sendable {
         // The cached value's cast is specialized here too (`ReadCache.swift`).
         // The stored object comes back as the result, not in an enum, so that it is consumed, not copied.
         @inlinable get {
+            guard keepsReads else { return Self.value(of: key, from: object(for: key)) }
             var cached: AnyObject?
             var fill: CacheFill?
             let object = typedRead(key, cached: &cached, fill: &fill)

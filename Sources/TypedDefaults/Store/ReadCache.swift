@@ -24,14 +24,6 @@ enum ReadCache {
             || ProcessInfo.processInfo.environment["TYPED_DEFAULTS_CHECK_EVERY_READ"] == "1" ? 1 : 64
 }
 
-/// What a typed read found: the cached value, or the storage's object with what it takes to cache the
-/// value read from it.
-enum TypedRead {
-    /// A `CachedValue` of the key's value type.
-    case cached(AnyObject)
-    case stored(Any?, CacheFill?)
-}
-
 /// A kept value, in a box of its own type: the read gets it back by a class cast, which costs less than
 /// a cast out of `Any`.
 @usableFromInline
@@ -85,10 +77,12 @@ extension DefaultsStore {
 
     /// A store over the `UserDefaults` suite `suiteName`, as ``init(suiteName:keyPrefix:)``, with the
     /// app's word on who changes the suite in this process (``Writers``). `.onlyTypedDefaults` holds for
-    /// the suite from then on, for every store over it.
+    /// the suite from then on; reads through this store keep their values (a store over the suite made
+    /// without it reads the suite each time, as ever).
     public convenience init?(suiteName: String, keyPrefix: String = "", writers: Writers) {
-        self.init(suiteName: suiteName, keyPrefix: keyPrefix)
+        guard let context = StorageContext.forSuite(suiteName) else { return nil }
         if writers == .onlyTypedDefaults { context.promiseOnlyLibraryWrites() }
+        self.init(context: context, keyPrefix: keyPrefix, promised: writers == .onlyTypedDefaults)
     }
 
     /// A store over `storage`, as ``init(storage:keyPrefix:)``, with the app's word on who changes it in
@@ -96,8 +90,9 @@ extension DefaultsStore {
     /// .onlyTypedDefaults)` is ``Defaults``' storage with the promise, to hand to ``bootstrap(_:)``. A
     /// storage that tells when its values change (``KeyValueStorage/valueGeneration``) needs no promise.
     public convenience init(storage: some KeyValueStorage, keyPrefix: String = "", writers: Writers) {
-        self.init(storage: storage, keyPrefix: keyPrefix)
+        let context = StorageContext.forStorage(storage)
         if writers == .onlyTypedDefaults { context.promiseOnlyLibraryWrites() }
+        self.init(context: context, keyPrefix: keyPrefix, promised: writers == .onlyTypedDefaults)
     }
 
     /// The storage's object for `key` to convert, or nil with `cached` set to the kept value (a
@@ -107,14 +102,8 @@ extension DefaultsStore {
         -> Any?
     {
         if key.isNameless { return nil }
-        switch context.typedRead(key, as: keyPrefix.isEmpty ? key.name : joinedName(keyPrefix, key.name)) {
-        case .cached(let value):
-            cached = value
-            return nil
-        case .stored(let object, let readFill):
-            fill = readFill
-            return object
-        }
+        return context.typedRead(
+            key, as: keyPrefix.isEmpty ? key.name : joinedName(keyPrefix, key.name), cached: &cached, fill: &fill)
     }
 
     /// Keeps `value`, which a read gave as `fill` says, for the next reads (unless anything changed since).
