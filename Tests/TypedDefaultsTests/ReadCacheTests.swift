@@ -267,6 +267,25 @@ struct ReadCacheCoherenceTests {
                 #expect(pollUntil { store[shared] == 1 }, "the kept read never heard the other process's save")
             }
         }
+
+        /// Another process saves a name this process has not used yet (put aside until a key uses it): the
+        /// first read brings it in, and the reads kept after it give it too.
+        @Test func aNameSavedElsewhereBeforeItsFirstUseIsBroughtInAndKept() throws {
+            try withProcessSuite { suite in
+                let store = try #require(DefaultsStore(suiteName: suite, writers: .onlyTypedDefaults))
+                let other = UserDefaultTypedKey<Int>("otherCount", defaultValue: 0)
+                #expect(store[other] == 0)  // the suite is watched from now on
+                let writer = try ProbeProcess(["set-on-line", suite, "laterCount"])
+                #expect(writer.waitForLine("ready"))
+                try writer.send("go")
+                #expect(writer.waitForLine("saved"))
+                #expect(writer.finish().status == 0)
+                // The watcher hears the save a moment later; the name is not read before then.
+                #expect(pollUntil { store.snapshot()["laterCount"] as? Int == 1 })
+                let later = UserDefaultTypedKey<Int>("laterCount", defaultValue: 0)
+                for _ in 0..<3 { #expect(store[later] == 1) }
+            }
+        }
     }
 #endif
 
