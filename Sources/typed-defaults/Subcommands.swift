@@ -90,31 +90,30 @@ struct ReadCommand: Subcommand {
 
     /// `defaults read` with no domain: every suite, by name; one that cannot be read is reported.
     private func readEverySuite() throws {
-        var suites: [String: PropertyListValue] = [:]
-        var unreadable: [String] = []
-        for suite in DefaultsStore.storedSuiteNames() {
-            if let problem = DefaultsStore.suiteFileProblem(suite) {
-                standardError.print("cannot read the suite \(suite): \(problem)")
-                unreadable.append(suite)
-                continue
-            }
-            guard let store = DefaultsStore(suiteName: suite) else { continue }
-            suites[suite] = .dictionary(store.snapshot().mapValues(plain))
-        }
+        let (suites, unreadable) = readableSuites()
         if check {
-            for suite in suites.keys.sorted() {
-                try? checkDeclared(suite, DefaultsStore(suiteName: suite)?.snapshot() ?? [:])
+            let found = suites.reduce(0) { $0 + printUndeclaredReads($1.name, $1.values) }
+            if found > 0 {
+                throw Failure(message: "\(found) value\(found == 1 ? " does" : "s do") not read as declared")
             }
         } else {
-            print(json ? TextFormats.json(.dictionary(suites)) : TextFormats.oldStyle(.dictionary(suites)))
+            let values = PropertyListValue.dictionary(
+                Dictionary(uniqueKeysWithValues: suites.map { ($0.name, .dictionary($0.values.mapValues(plain))) }))
+            print(json ? TextFormats.json(values) : TextFormats.oldStyle(values))
         }
-        if !unreadable.isEmpty {
-            throw Failure(message: "\(unreadable.count) of the suites cannot be read; each is left as it is")
+        try requireAllReadable(unreadable)
+    }
+
+    private func checkDeclared(_ suite: String, _ snapshot: [String: Any]) throws {
+        let found = printUndeclaredReads(suite, snapshot)
+        if found > 0 {
+            throw Failure(
+                message: "\(found) value\(found == 1 ? " of \(suite) does" : "s of \(suite) do") not read as declared")
         }
     }
 
-    /// Prints each stored value its declared key would not read; fails when there is one.
-    private func checkDeclared(_ suite: String, _ snapshot: [String: Any]) throws {
+    /// Prints each stored value its declared key would not read; returns how many.
+    private func printUndeclaredReads(_ suite: String, _ snapshot: [String: Any]) -> Int {
         let declared = Declarations(of: suite)
         var found = 0
         for name in snapshot.keys.sorted() where self.name == nil || self.name == name {
@@ -125,10 +124,7 @@ struct ReadCommand: Subcommand {
                 prefix + "\(TextFormats.quoted(name)): \(problem); the app declares \(key.type) at \(key.declaredAt) "
                     + "and reads its default" + (key.defaultValue.map { " (\($0))" } ?? ""))
         }
-        if found > 0 {
-            throw Failure(
-                message: "\(found) value\(found == 1 ? " of \(suite) does" : "s of \(suite) do") not read as declared")
-        }
+        return found
     }
 }
 
@@ -441,15 +437,9 @@ struct FindCommand: Subcommand {
 
     func run() throws {
         var found = false
-        var unreadable: [String] = []
-        for suite in DefaultsStore.storedSuiteNames() {
-            if let problem = DefaultsStore.suiteFileProblem(suite) {
-                standardError.print("cannot read the suite \(suite): \(problem)")
-                unreadable.append(suite)
-                continue
-            }
-            guard let store = DefaultsStore(suiteName: suite) else { continue }
-            let values = store.snapshot().mapValues(plain)
+        let (suites, unreadable) = readableSuites()
+        for (suite, snapshot) in suites {
+            let values = snapshot.mapValues(plain)
             let matches = contains(suite) ? values : values.filter { contains($0.key) || contains($0.value) }
             guard !matches.isEmpty else { continue }
             found = true
@@ -458,9 +448,7 @@ struct FindCommand: Subcommand {
                     + TextFormats.oldStyle(.dictionary(matches)))
         }
         if !found { print("No domain, key, nor value containing \(TextFormats.quoted(word))") }
-        if !unreadable.isEmpty {
-            throw Failure(message: "\(unreadable.count) of the suites cannot be read; each is left as it is")
-        }
+        try requireAllReadable(unreadable)
     }
 
     private func contains(_ text: String) -> Bool {

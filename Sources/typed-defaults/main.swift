@@ -64,6 +64,27 @@ func requireReadable(_ suite: String) throws {
     }
 }
 
+/// Every stored suite the command can read, by name, with its values; each one whose file cannot be read
+/// is reported, counted, and left as it is (bare `read`, `find`).
+func readableSuites() -> (suites: [(name: String, values: [String: Any])], unreadable: Int) {
+    var suites: [(name: String, values: [String: Any])] = []
+    var unreadable = 0
+    for suite in DefaultsStore.storedSuiteNames() {
+        if let problem = DefaultsStore.suiteFileProblem(suite) {
+            standardError.print("cannot read the suite \(suite): \(problem)")
+            unreadable += 1
+            continue
+        }
+        guard let store = DefaultsStore(suiteName: suite) else { continue }
+        suites.append((suite, store.snapshot()))
+    }
+    return (suites, unreadable)
+}
+
+func requireAllReadable(_ unreadable: Int) throws {
+    if unreadable > 0 { throw Failure(message: "\(unreadable) of the suites cannot be read; each is left as it is") }
+}
+
 func noValue(_ suite: String, _ name: String) -> Failure {
     Failure(message: "the suite \(suite) has no value named \(name)")
 }
