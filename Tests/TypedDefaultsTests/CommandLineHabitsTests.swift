@@ -5,10 +5,6 @@ import TypedDefaults
 // The `defaults` habits the command keeps (its article's examples run the rest): what a user who types
 // `defaults` every day types, each as `defaults` does it or as CommandLine.md says.
 
-private func command(_ arguments: [String], in config: URL) throws -> ProbeProcess.Output {
-    try ProbeProcess.run(arguments, environment: ["XDG_CONFIG_HOME": config.path], program: "typed-defaults")
-}
-
 /// The folder's entries, hidden ones too.
 private func entries(_ config: URL) -> [String] {
     ((try? FileManager.default.contentsOfDirectory(atPath: config.path)) ?? []).sorted()
@@ -21,7 +17,7 @@ struct CommandLineHabitsTests {
     @Test(arguments: [["delete", "nosuch", "k"], ["rename", "nosuch", "a", "b"], ["delete", "nosuch"]])
     func aSuiteThatDoesNotExistIsAnErrorAndLeavesNoFile(_ words: [String]) throws {
         try withTemporaryFolder { config in
-            let run = try command(words, in: config)
+            let run = try tool(words, in: config)
             #expect(run.status == 1 && run.standardError.contains("the suite nosuch does not exist"), "\(words)")
             #expect(entries(config).isEmpty, "\(words) left \(entries(config))")
         }
@@ -33,7 +29,7 @@ struct CommandLineHabitsTests {
     @Test(arguments: ["garbage", "fifo", "link"])
     func anUnreadableSuiteFileIsReportedAndLeftAsItIs(_ kind: String) throws {
         try withTemporaryFolder { config in
-            #expect(try command(["write", "good", "color", "green"], in: config).status == 0)
+            #expect(try tool(["write", "good", "color", "green"], in: config).status == 0)
             let path = config.appendingPathComponent("bad.plist").path
             let target = config.appendingPathComponent("target")
             try Data("not a plist".utf8).write(to: target)
@@ -44,15 +40,15 @@ struct CommandLineHabitsTests {
             }
             let before = entries(config)
             for words in [["read", "bad"], ["read", "bad", "x"], ["read-type", "bad", "x"], ["export", "bad", "-"]] {
-                let run = try command(words, in: config)
+                let run = try tool(words, in: config)
                 #expect(run.status == 1, "\(kind) \(words): \(run.standardError)")
                 #expect(
                     run.standardError.contains("cannot read the suite bad"), "\(kind) \(words): \(run.standardError)")
                 #expect(run.standardOutput.isEmpty, "\(kind) \(words)")
             }
-            let every = try command(["read"], in: config)
+            let every = try tool(["read"], in: config)
             #expect(every.status == 1 && every.standardOutput.contains("color = green"), "\(every.standardError)")
-            let found = try command(["find", "green"], in: config)
+            let found = try tool(["find", "green"], in: config)
             #expect(found.status == 1 && found.standardOutput.hasPrefix("Found 1 key in domain good"))
             #expect(entries(config) == before, "\(kind): \(entries(config))")
             #expect(try Data(contentsOf: target) == Data("not a plist".utf8))
@@ -77,7 +73,7 @@ struct CommandLineHabitsTests {
                 ("plain", "plain"),
             ]
             for (index, (word, _)) in cases.enumerated() {
-                let run = try command(["write", suite, "v\(index)", word], in: config)
+                let run = try tool(["write", suite, "v\(index)", word], in: config)
                 #expect(run.status == 0, "\(word): \(run.standardError)")
             }
             let file = try #require(propertyList(at: config.appendingPathComponent(suite + ".plist")))
@@ -91,20 +87,20 @@ struct CommandLineHabitsTests {
     /// Bare `read` prints every suite by name; `find` of nothing says so.
     @Test func bareReadPrintsEverySuiteAndFindOfNothingSaysSo() throws {
         try withTemporaryFolder { config in
-            #expect(try command(["write", "one", "a", "-int", "1"], in: config).status == 0)
-            #expect(try command(["write", "two", "b", "x"], in: config).status == 0)
-            let every = try command(["read"], in: config)
+            #expect(try tool(["write", "one", "a", "-int", "1"], in: config).status == 0)
+            #expect(try tool(["write", "two", "b", "x"], in: config).status == 0)
+            let every = try tool(["read"], in: config)
             #expect(every.status == 0)
             #expect(
                 every.standardOutput
                     == "{\n    one = {\n        a = 1;\n    };\n    two = {\n        b = x;\n    };\n}\n")
-            let json = try command(["read", "--json"], in: config)
+            let json = try tool(["read", "--json"], in: config)
             #expect(
                 json.standardOutput == "{\n  \"one\": {\n    \"a\": 1\n  },\n  \"two\": {\n    \"b\": \"x\"\n  }\n}\n")
-            let none = try command(["find", "zzz"], in: config)
+            let none = try tool(["find", "zzz"], in: config)
             #expect(none.status == 0 && none.standardOutput == "No domain, key, nor value containing zzz\n")
             // A suite whose name holds the word is found whole.
-            let byName = try command(["find", "TWO"], in: config)
+            let byName = try tool(["find", "TWO"], in: config)
             #expect(byName.standardOutput == "Found 1 key in domain two: {\n    b = x;\n}\n")
         }
     }
@@ -114,17 +110,17 @@ struct CommandLineHabitsTests {
     @Test(arguments: ["-g", "-globalDomain", "NSGlobalDomain"])
     func theGlobalDomainIsTheOneAppsRead(_ spelling: String) throws {
         try withTemporaryFolder { config in
-            let write = try command(["write", spelling, "AppleLocale", "en_GB"], in: config)
+            let write = try tool(["write", spelling, "AppleLocale", "en_GB"], in: config)
             #expect(write.status == 0 && write.standardError.contains("apps read the global domain"))
             #expect(
                 FileManager.default.fileExists(atPath: config.appendingPathComponent(".GlobalPreferences.plist").path))
             for other in ["-g", "NSGlobalDomain"] {
-                #expect(try command(["read", other, "AppleLocale"], in: config).standardOutput == "en_GB\n")
+                #expect(try tool(["read", other, "AppleLocale"], in: config).standardOutput == "en_GB\n")
             }
             let app = try ProbeProcess.run(
                 ["plain-read", "com.example.other", "AppleLocale"], environment: ["XDG_CONFIG_HOME": config.path])
             #expect(app.standardOutput == "en_GB\n", "\(app.standardError)")
-            #expect(try command(["domains"], in: config).standardOutput == "\n")
+            #expect(try tool(["domains"], in: config).standardOutput == "\n")
         }
     }
 
@@ -136,9 +132,9 @@ struct CommandLineHabitsTests {
             try String(contentsOf: changelog, encoding: .utf8).split(separator: "\n").first { $0.hasPrefix("## [") })
         let section = heading.dropFirst(4).prefix { $0 != "]" }.lowercased()
         try withTemporaryFolder { config in
-            let run = try command(["--version"], in: config)
+            let run = try tool(["--version"], in: config)
             #expect(run.status == 0 && run.standardOutput == "typed-defaults \(section)\n")
-            #expect(try command(["--version", "x"], in: config).status == 2)
+            #expect(try tool(["--version", "x"], in: config).status == 2)
         }
     }
 }

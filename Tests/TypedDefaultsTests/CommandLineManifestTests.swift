@@ -6,16 +6,6 @@ import TypedDefaults
 // every kind the library stores) binds its keys, which writes the suite's key manifest; the command then
 // checks each write against it, and the app reads what the command stored.
 
-/// Runs the command with `config` as its configuration folder.
-private func command(_ arguments: [String], in config: URL, input: Data? = nil) throws -> ProbeProcess.Output {
-    let environment = ["XDG_CONFIG_HOME": config.path]
-    if let input {
-        return try ProbeProcess.run(
-            arguments, environment: environment, standardInput: input, program: "typed-defaults")
-    }
-    return try ProbeProcess.run(arguments, environment: environment, program: "typed-defaults")
-}
-
 /// The app: binds its keys (`bind`, which saves) or prints what each reads (`read`), as `name=value` lines.
 private func app(_ action: String, _ suite: String, in config: URL) throws -> [String: String] {
     let run = try ProbeProcess.run(["app-keys", suite, action], environment: ["XDG_CONFIG_HOME": config.path])
@@ -95,7 +85,7 @@ struct CommandLineDeclaredKeyTests {
             // Refused: exit status 2, a message naming the key's type and declaration, the file as it was.
             for (words, mentions) in Self.wrongWrites {
                 let before = fileBytes(suite, in: config)
-                let run = try command(["write", suite] + words, in: config)
+                let run = try tool(["write", suite] + words, in: config)
                 #expect(run.status == 2, "\(words): \(run.standardError)")
                 #expect(run.standardError.contains(mentions), "\(words): \(run.standardError)")
                 #expect(run.standardError.contains("--force"), "\(words)")
@@ -104,17 +94,17 @@ struct CommandLineDeclaredKeyTests {
             #expect(try app("read", suite, in: config) == defaults)
 
             for (words, name, reads) in Self.rightWrites {
-                let run = try command(["write", suite] + words, in: config)
+                let run = try tool(["write", suite] + words, in: config)
                 #expect(run.status == 0, "\(words): \(run.standardError)")
                 #expect(try app("read", suite, in: config)[name] == reads, "\(words)")
             }
             // The array's elements stay when an added one is refused.
             let before = fileBytes(suite, in: config)
-            #expect(try command(["write", suite, "recent", "-array-add", "-int", "1"], in: config).status == 2)
+            #expect(try tool(["write", suite, "recent", "-array-add", "-int", "1"], in: config).status == 2)
             #expect(fileBytes(suite, in: config) == before)
 
             // --force writes anyway: the app then reads its default.
-            let forced = try command(["write", "--force", suite, "launchCount", "ten"], in: config)
+            let forced = try tool(["write", "--force", suite, "launchCount", "ten"], in: config)
             #expect(forced.status == 0, "\(forced.standardError)")
             #expect(
                 propertyList(at: config.appendingPathComponent(suite + ".plist"))?["launchCount"] as? String == "ten")
@@ -129,9 +119,9 @@ struct CommandLineDeclaredKeyTests {
             let suite = uniqueSuiteName()
             _ = try app("bind", suite, in: config)
             #expect(
-                try command(["write", suite, "profile", "-json", #"{"name":"Grace","age":85}"#], in: config).status == 0
+                try tool(["write", suite, "profile", "-json", #"{"name":"Grace","age":85}"#], in: config).status == 0
             )
-            #expect(try command(["write", suite, "layout", #"{"columns":2,"compact":false}"#], in: config).status == 0)
+            #expect(try tool(["write", suite, "layout", #"{"columns":2,"compact":false}"#], in: config).status == 0)
             let file = try #require(propertyList(at: config.appendingPathComponent(suite + ".plist")))
             #expect(file["profile"] as? String == #"{"name":"Grace","age":85}"#)
             #expect(file["layout"] as? Data == Data(#"{"columns":2,"compact":false}"#.utf8))
@@ -144,22 +134,22 @@ struct CommandLineDeclaredKeyTests {
         try withTemporaryFolder { config in
             let suite = uniqueSuiteName()
             _ = try app("bind", suite, in: config)
-            #expect(try command(["write", suite, "spare", "ten"], in: config).status == 0)
+            #expect(try tool(["write", suite, "spare", "ten"], in: config).status == 0)
             let before = fileBytes(suite, in: config)
-            let rename = try command(["rename", suite, "spare", "launchCount"], in: config)
+            let rename = try tool(["rename", suite, "spare", "launchCount"], in: config)
             #expect(
                 rename.status == 2 && rename.standardError.contains("launchCount is an Int"), "\(rename.standardError)")
             #expect(fileBytes(suite, in: config) == before)
-            #expect(try command(["rename", "--force", suite, "spare", "launchCount"], in: config).status == 0)
+            #expect(try tool(["rename", "--force", suite, "spare", "launchCount"], in: config).status == 0)
 
             let plist = try PropertyListSerialization.data(
                 fromPropertyList: ["level": 1000, "other": "x"], format: .binary, options: 0)
-            let refused = try command(["import", suite, "-"], in: config, input: plist)
+            let refused = try tool(["import", suite, "-"], in: config, input: plist)
             #expect(
                 refused.status == 2 && refused.standardError.contains("level is an Int8"), "\(refused.standardError)")
             let accepted = try PropertyListSerialization.data(
                 fromPropertyList: ["level": 100, "other": "x"], format: .binary, options: 0)
-            #expect(try command(["import", suite, "-"], in: config, input: accepted).status == 0)
+            #expect(try tool(["import", suite, "-"], in: config, input: accepted).status == 0)
             #expect(try app("read", suite, in: config)["level"] == "100")
         }
     }
@@ -170,23 +160,23 @@ struct CommandLineDeclaredKeyTests {
         try withTemporaryFolder { config in
             let suite = uniqueSuiteName()
             _ = try app("bind", suite, in: config)
-            #expect(try command(["write", suite, "launchCount", "-int", "4"], in: config).status == 0)
-            let type = try command(["read-type", suite, "launchCount"], in: config)
+            #expect(try tool(["write", suite, "launchCount", "-int", "4"], in: config).status == 0)
+            let type = try tool(["read-type", suite, "launchCount"], in: config)
             #expect(
                 type.standardOutput
                     == "Type is integer; the app declares Int (declared at typed_defaults_probe/AppKeys.swift:21)\n")
-            let clean = try command(["read", "--check", suite], in: config)
+            let clean = try tool(["read", "--check", suite], in: config)
             #expect(clean.status == 0 && clean.standardOutput.isEmpty, "\(clean.standardOutput)")
 
-            #expect(try command(["write", "--force", suite, "launchCount", "ten"], in: config).status == 0)
-            let wrong = try command(["read-type", suite, "launchCount"], in: config)
+            #expect(try tool(["write", "--force", suite, "launchCount", "ten"], in: config).status == 0)
+            let wrong = try tool(["read-type", suite, "launchCount"], in: config)
             #expect(wrong.standardOutput.hasPrefix("Type is string; the app declares Int"))
             #expect(wrong.standardOutput.contains("which does not read it: 'ten' is not an integer"))
-            let check = try command(["read", "--check", suite], in: config)
+            let check = try tool(["read", "--check", suite], in: config)
             #expect(check.status == 1)
             #expect(check.standardOutput.hasPrefix("launchCount: 'ten' is not an integer; the app declares Int"))
 
-            let missing = try command(["read-type", suite, "greeting"], in: config)
+            let missing = try tool(["read-type", suite, "greeting"], in: config)
             #expect(missing.status == 1 && missing.standardError.contains("the app declares String"))
         }
     }
@@ -322,7 +312,7 @@ struct KeyManifestFileTests {
                     + #"{"type": "Int", "declaredAt": "x:1", "form": {"kind": "integer", "type": "Int128"}}}}"#
                 try Data(form.utf8).write(to: URL(fileURLWithPath: path))
             }
-            let write = try command(["write", suite, "launchCount", "ten"], in: config)
+            let write = try tool(["write", suite, "launchCount", "ten"], in: config)
             #expect(write.status == 0, "\(kind): \(write.standardError)")
             #expect(
                 write.standardError.contains("key manifest of \(suite) cannot be read"),

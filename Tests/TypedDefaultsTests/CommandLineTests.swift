@@ -5,8 +5,8 @@ import TypedDefaults
 // `typed-defaults`, the package's command, run as a user runs it: a real process, a configuration
 // folder of the test's own, the suite's file read back by Foundation.
 
-/// Runs the command with `configHome` as its configuration folder.
-private func tool(_ arguments: [String], in configHome: URL, input: Data? = nil) throws -> ProbeProcess.Output {
+/// Runs the command with `configHome` as its configuration folder (every command-line suite uses it).
+func tool(_ arguments: [String], in configHome: URL, input: Data? = nil) throws -> ProbeProcess.Output {
     let environment = ["XDG_CONFIG_HOME": configHome.path]
     if let input {
         return try ProbeProcess.run(
