@@ -297,7 +297,7 @@ private func paired(
 private func sizeRows(_ count: InstructionCounter, keys: Int) -> [GateRow] {
     let suffix = keys == 1 ? "" : ", \(grouped(keys)) keys"
     // Three pairs in the small suite; in the large one, whose filling dominates a run's time, reads get
-    // two and writes (1.00 against 1.05) one. Foundation's set there costs O(keys): fewer writes.
+    // two and writes (1.00 against 1.03) one. Foundation's set there costs O(keys): fewer writes.
     let readRuns = keys == 1 ? 3 : 2
     let read = paired(
         count, GateSide(name: "read", side: "library"), GateSide(name: "read", side: "plain"), keys: keys,
@@ -309,9 +309,10 @@ private func sizeRows(_ count: InstructionCounter, keys: Int) -> [GateRow] {
         GateRow(
             name: "read Int\(suffix)", library: read.library, baseline: read.baseline, baselineName: "plain read",
             budget: 1.05),
+        // Issue 53: a write's own share brought under 3 % of Foundation's `set` (1.041 before it).
         GateRow(
             name: "write Int\(suffix)", library: write.library, baseline: write.baseline, baselineName: "plain set",
-            budget: 1.05),
+            budget: 1.03),
     ]
     guard keys == 1 else { return rows }
     // 1.10, the time table's budget: a type whose read converts more than Int's. An Apple-platform number

@@ -91,12 +91,8 @@ private func scalingPlot(
         let exponent = min(max(log10(max(value, 1)), lowest), highest)
         return String(format: "%.1f", top + plotHeight * (highest - exponent) / (highest - lowest))
     }
-    var lines: [String] = [
-        #"<svg xmlns="http://www.w3.org/2000/svg" width="\#(Int(width))" height="\#(Int(height))" "#
-            + #"font-family="-apple-system, Helvetica, Arial, sans-serif" font-size="12">"#,
-        #"<rect width="100%" height="100%" fill="white"/>"#,
-        #"<text x="\#(Int(left))" y="18" font-size="14">Instructions per operation by suite size (log scale)</text>"#,
-    ]
+    var lines = svgHeader(
+        width: width, height: height, title: "Instructions per operation by suite size (log scale)", titleX: left)
     for exponent in Int(lowest)...Int(highest) {
         let level = y(pow(10, Double(exponent)))
         let labelY = String(format: "%.1f", (Double(level) ?? 0) + 4)
@@ -117,6 +113,16 @@ private func scalingPlot(
         #"<text x="\#(markerX + 10)" y="\#(marker - 8)">write after this process set 1,000 names</text>"#)
     lines.append("</svg>")
     return lines.joined(separator: "\n") + "\n"
+}
+
+/// An SVG document's opening lines: its size, a white ground and its title (`--scaling`, `--reads`).
+func svgHeader(width: Double, height: Double, title: String, titleX: Double) -> [String] {
+    [
+        #"<svg xmlns="http://www.w3.org/2000/svg" width="\#(Int(width))" height="\#(Int(height))" "#
+            + #"font-family="-apple-system, Helvetica, Arial, sans-serif" font-size="12">"#,
+        #"<rect width="100%" height="100%" fill="white"/>"#,
+        #"<text x="\#(Int(titleX))" y="18" font-size="14">\#(title)</text>"#,
+    ]
 }
 
 /// Each operation's two lines (library solid, plain dashed) and its legend.

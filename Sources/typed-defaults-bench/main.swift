@@ -1,5 +1,6 @@
 // `swift run -c release typed-defaults-bench [--check] [--json]`; the instruction-count gate:
-// `swift run -c release typed-defaults-bench --instructions --check` (Instructions.swift).
+// `swift run -c release typed-defaults-bench --instructions --check` (Instructions.swift); the cost of a
+// read by the way it is read: `--reads [--svg PATH]` (Reads.swift).
 //
 // Measures the library next to the plain UserDefaults call a careful app would make, in one run:
 // each round times the library and the plain call over the same number of operations, interleaved in
@@ -100,11 +101,16 @@ if (6...7).contains(CommandLine.arguments.count), CommandLine.arguments[1] == "-
         CommandLine.arguments[2], side: CommandLine.arguments[3], operations: operations, keys: keys, fill: fill)
     exit(0)
 }
+/// The path after `--svg`, where `--scaling` and `--reads` draw their tables.
+let svgArgument = CommandLine.arguments.firstIndex(of: "--svg").flatMap {
+    CommandLine.arguments.indices.contains($0 + 1) ? CommandLine.arguments[$0 + 1] : nil
+}
 if CommandLine.arguments.contains("--scaling") {
-    let svg = CommandLine.arguments.firstIndex(of: "--svg").flatMap {
-        CommandLine.arguments.indices.contains($0 + 1) ? CommandLine.arguments[$0 + 1] : nil
-    }
-    runScaling(svgPath: svg)
+    runScaling(svgPath: svgArgument)
+    exit(0)
+}
+if CommandLine.arguments.contains("--reads") {
+    runReads(svgPath: svgArgument)
     exit(0)
 }
 

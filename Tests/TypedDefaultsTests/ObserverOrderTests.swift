@@ -194,3 +194,55 @@ struct ObserverOrderTests {
         }
     }
 }
+
+/// A write looks its name's observers up only while some name of the storage has one (a flag the
+/// registry sets when a name gets its first observer or loses its last). Observers of another name that
+/// come and go on two threads meanwhile must never make a long-lived observer miss a change: each first
+/// and last call sets the flag from what the registry holds when it runs, so calls that arrive out of
+/// order cannot leave it false while an observer is registered.
+@Suite("An observer hears every change while observers of other names come and go")
+struct ObserverChurnTests {
+    @Test(arguments: Backend.allCases)
+    func aLongLivedObserverHearsEveryWriteWhileOthersComeAndGo(_ backend: Backend) {
+        let writes = 2_000
+        withStore(backend) { store in
+            let heard = Recorder<Int>()
+            let token = store.observe(.launchCount) { heard.append($0.newValue) }
+            defer { token.cancel() }
+            // Two threads make a name's first observer and cancel its last, over and over, so that their
+            // first and last calls cross; threads of their own, not tasks: two busy tasks would hold the
+            // two threads a 2-core machine's task pool has, and the writer would never run.
+            let stop = StopFlag()
+            let churners = (0..<2).map { _ in
+                Thread {
+                    while !stop.isSet {
+                        let other = store.observe(.username) { _ in }
+                        other.cancel()
+                    }
+                    stop.finished()
+                }
+            }
+            for churner in churners { churner.start() }
+            for value in 1...writes { store[.launchCount] = value }
+            stop.set()
+            #expect(pollUntil { stop.finishedCount == churners.count })
+            #expect(heard.waitForCount(writes))
+            let values = heard.all
+            #expect(Set(1...writes).subtracting(values).count == 0, "changes not heard")
+            #expect(values == values.sorted(), "changes heard out of order")
+        }
+    }
+}
+
+/// A flag set once, read from any thread.
+private final class StopFlag: @unchecked Sendable {
+    // @unchecked: `value` is reached only under `lock`.
+    private let lock = NSLock()
+    private var value = false
+    private var finishedThreads = 0
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
+    /// A thread that watched the flag saw it and stopped.
+    func finished() { lock.withLock { finishedThreads += 1 } }
+    var finishedCount: Int { lock.withLock { finishedThreads } }
+}

@@ -286,6 +286,35 @@ struct ReadCacheCoherenceTests {
                 for _ in 0..<3 { #expect(store[later] == 1) }
             }
         }
+
+        /// Another process saves a name whose read this process keeps, and `synchronize()` brings the save
+        /// into Foundation's memory before the watcher looks (held back 3 s by a test hook): the watcher's
+        /// bring-in then finds memory already holding the value and stores nothing, and must still move the
+        /// generation, or the kept 0 would be read for good. The reading process is the probe, so that the
+        /// hook delays no other test's watcher.
+        @Test func aSaveSynchronizeBroughtInBeforeTheWatcherIsReadOnceTheWatcherRuns() throws {
+            try withProcessSuite { suite in
+                // Without the debug check, which would drop the stale kept value and hide the bring-in's.
+                let reader = try ProbeProcess(
+                    ["kept-sync", suite, "syncedCount"],
+                    environment: ["TYPED_DEFAULTS_TEST_WATCHER_DELAY": "3", "TYPED_DEFAULTS_CHECK_EVERY_READ": "0"])
+                #expect(reader.waitForLine("ready"))
+                let writer = try ProbeProcess(["set-on-line", suite, "syncedCount"])
+                #expect(writer.waitForLine("ready"))
+                try writer.send("go")
+                #expect(writer.waitForLine("saved"))
+                #expect(writer.finish().status == 0)
+                try reader.send("sync")
+                let result = reader.finish()
+                #expect(result.status == 0)
+                // The kept 0 right after `synchronize()` shows the order this test is about: memory had the
+                // value before the watcher brought it in.
+                #expect(
+                    result.lines == [
+                        "first: kept=[0, 0]", "synchronized: plain=1 kept=0", "after the watcher: kept=[1, 1, 1]",
+                    ])
+            }
+        }
     }
 #endif
 
@@ -334,5 +363,28 @@ struct ReadCachePromiseTests {
             #expect(broken == ["cachedCount 1 2"], "\(reported.all)")
         }
         #expect(store[count] == 2)
+    }
+}
+
+@Suite("A kept read of a name given as a launch argument gives the argument")
+struct ReadCacheLaunchArgumentTests {
+    /// A launch argument (`-count 3`) wins over what the suite stores, in Foundation's read and so in a
+    /// kept one: the value a read keeps comes from the storage after the write, never from the write
+    /// itself. The probe's store keeps reads (`writers: .onlyTypedDefaults`) and checks every kept read
+    /// against Foundation's (`TYPED_DEFAULTS_CHECK_EVERY_READ`), which would report a difference on
+    /// standard error.
+    @Test func aKeptReadOfALaunchArgumentNameGivesTheArgumentAfterWritesAndRemovals() throws {
+        let suite = uniqueSuiteName()
+        defer { DefaultsStore.removeSuite(named: suite) }
+        let result = try ProbeProcess.run(
+            ["kept-args", suite, "-count", "3"], environment: ["TYPED_DEFAULTS_CHECK_EVERY_READ": "1"])
+        #expect(result.status == 0)
+        #expect(
+            result.lines == [
+                "first: reads=[3, 3] plain=3 stored=nil",
+                "written: reads=[3, 3] plain=3 stored=5",
+                "removed: reads=[3, 3] plain=3 stored=nil",
+            ])
+        #expect(result.standardError.isEmpty, "\(result.standardError)")
     }
 }

@@ -10,11 +10,10 @@ protocol DomainSaver: AnyObject, Sendable {
     /// (held weakly; the context that owns the saver, given by the one call every operation makes
     /// first), and makes Foundation read the domain. Every caller returns only once that is done.
     func prepare(receivingIn receiver: any SavedChangeReceiver)
-    /// `name` was just written (`nil`: removed) in the storage, replacing its `otherForms` (see
-    /// `otherForms(of:)`): save it soon. `held` shows the context's write order is held, so records
+    /// `name` was just written (`nil`: removed) in the storage, replacing the other forms `forms` names
+    /// (see `otherForms(of:)`): save it soon. `held` shows the context's write order is held, so records
     /// change in the order values do.
-    func recordWrite(
-        _ object: Any?, forName name: String, replacing otherForms: [String], _ held: borrowing WriteOrderHeld)
+    func recordWrite(_ object: Any?, forName name: String, forms: NameForms, _ held: borrowing WriteOrderHeld)
     /// `key` was bound in the domain (its first use in this process): record it in the domain's key
     /// manifest (`KeyManifest`) with the next save, if the manifest does not hold it as it is. Never
     /// written on the caller's thread; `key` is made only if the manifest may still take it (an app that

@@ -89,7 +89,7 @@ extension ChangeLog {
             return nil
         }
         // Looked up in the write order: an observer added before a change is committed hears it.
-        let observers = observers.observers(of: name)
+        let observers = order.anyObserver ? observers.observers(of: name) : []
         let oldObject = observers.isEmpty ? nil : storage.object(forKey: name)
         storeAndRecord(object, forName: name, in: &order)
         if order.localChangeTap != nil { noteLocalChange(object, forName: name, in: &order) }
@@ -209,13 +209,21 @@ extension ChangeLog {
         -> Announcement?
     {
         let sequence = order.nextNumber()
-        let observers = observers.observers(of: name)
+        let observers = order.anyObserver ? observers.observers(of: name) : []
         Announcement.expect(sequence, by: observers, order.held)
         let change = ObjectChange(oldObject: oldObject, newObject: newObject, sequence: sequence)
         let announcement = Announcement(tracked: names.trackedName(name), observers: observers, change: change)
         guard order.isExclusiveThread else { return announcement }
         order.keep(announcement)
         return nil
+    }
+
+    /// A name got its first observer or lost its last (the registry's call, with none of its locks
+    /// held): whether any name has one, as the registry says now. Asked, not counted: two such calls can
+    /// arrive in either order, and each sets what the registry holds when it runs, in the write order, so
+    /// an observer is in the answer from before its `add` returns until it is removed.
+    func observersChanged() {
+        writeOrder.withLockedValue { $0.anyObserver = !observers.isEmpty }
     }
 
     /// Keeps `commits` for the step that runs alone now, if this is its thread.
@@ -237,23 +245,30 @@ extension ChangeLog {
     /// A change made here: into the storage, and into the saver's record of what to save (Linux).
     @inline(__always)
     func storeAndRecord(_ object: Any?, forName name: String, in order: inout WriteOrder) {
-        let others = store(object, forName: name, in: &order)
-        saver?.recordWrite(object, forName: name, replacing: others, order.held)
+        let forms = store(object, forName: name, in: &order)
+        saver?.recordWrite(object, forName: name, forms: forms, order.held)
     }
 
-    /// Puts `object` into the storage under `name`; returns the other forms of the name it removed.
+    /// Puts `object` into the storage under `name`; returns the name's forms as the saver's record needs
+    /// them: ASCII (one form), or the other forms it removed.
     @discardableResult
-    func store(_ object: Any?, forName name: String, in order: inout WriteOrder) -> [String] {
+    func store(_ object: Any?, forName name: String, in order: inout WriteOrder) -> NameForms {
         let watched = !order.externalWatches.isEmpty
         if watched { writingThread.withLockedValue { $0 = (ObjectIdentifier(Thread.current), name) } }
         // One form of a name at a time (Linux: see `otherForms(of:)`), where a saver saves the domain.
         // ASCII text has one form: asked here, with a scan of the name's bytes, no call is made for it.
-        var others: [String] = []
-        if saver != nil, !isASCII(name) {
-            others = otherForms(of: name)
-            for other in others { storage.removeObject(forKey: other) }
+        var forms = NameForms.replacing([])
+        if saver != nil {
+            if isASCII(name) {
+                forms = .ascii
+            } else {
+                let others = otherForms(of: name)
+                for other in others { storage.removeObject(forKey: other) }
+                forms = .replacing(others)
+            }
         }
-        if let object {
+        // Tested against nil, not bound: `if let` copied the object first (~130 instructions a write).
+        if object != nil {
             storage.set(object, forKey: name)
         } else {
             storage.removeObject(forKey: name)
@@ -265,7 +280,7 @@ extension ChangeLog {
             // Read only for a watched name: optional chaining skips the right-hand side otherwise.
             order.externalWatches[name]?.last = storage.object(forKey: name)
         }
-        return others
+        return forms
     }
 
     /// Runs `body` so that no other `exclusively` over this storage runs meanwhile: in this process, and

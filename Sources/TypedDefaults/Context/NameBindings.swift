@@ -104,10 +104,10 @@ final class NameBindings: @unchecked Sendable {
             var check = false
             #if DEBUG
                 // Only a promise is checked: a storage's own generation is proof.
-                if storageGeneration == nil {
+                if storageGeneration == nil, let interval = ReadCache.checkInterval {
                     table.readsUntilCheck -= 1
                     if table.readsUntilCheck <= 0 {
-                        table.readsUntilCheck = ReadCache.checkInterval
+                        table.readsUntilCheck = interval
                         check = true
                     }
                 }

@@ -46,10 +46,13 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
             storage: storage, domain: domain, domainStorage: domainStorage, saver: saver, observers: observers,
             names: names)
         self.log = log
-        if log.externalStorage != nil {
-            observers.onFirstAndLastObserver { [weak self] name, _ in
-                self.map { $0.log.watchExternalChanges(of: name, of: $0) }
-            }
+        // Through the context held weakly, never the `log` above: that local captured would hold the log
+        // from its own registry (a cycle), and a weak reference to the log, which the write path retains,
+        // would make each of its retains slower (see the saver's receiver below).
+        observers.onFirstAndLastObserver { [weak self] name, _ in
+            guard let context = self else { return }
+            context.log.observersChanged()
+            if context.log.externalStorage != nil { context.log.watchExternalChanges(of: name, of: context) }
         }
     }
 

@@ -33,6 +33,10 @@ struct WriteOrder {
     /// which cached reads are checked against. Tested at every write: a plain field.
     var promisedOnlyLibraryWrites = false
     var stepAnnouncements: [Announcement] = []
+    /// Whether any name of the storage has an observer (`ChangeLog.observersChanged`): a change looks its
+    /// name up in the observer registry, under that registry's lock, only then (~90 instructions a write
+    /// with nobody observing, the gated path).
+    var anyObserver = false
 
     /// Keeps `commit`, numbered on the thread of the step that runs alone now, for the step to announce
     /// when it ends (the caller still holds the step's locks). Every numbered change is either kept here

@@ -82,6 +82,11 @@ final class ObserverRegistry: Sendable {
         if wasLast, let body = firstAndLast.withLockedValue({ $0 }) { body(observer.name, false) }
     }
 
+    /// Whether no name has an observer.
+    var isEmpty: Bool {
+        observersByName.withLockedValue { $0.isEmpty }
+    }
+
     /// The observers of `name`, or an empty array: the cost of a write that nobody observes.
     func observers(of name: String) -> [Observer] {
         // Most writes happen with nobody observing anything: skip hashing the name then.

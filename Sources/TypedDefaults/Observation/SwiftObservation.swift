@@ -49,6 +49,8 @@ private final class ObservableName: TrackedName, Observable {
     }
 
     func change() {
-        registrar.withMutation(of: self, keyPath: Self.valuePath) {}
+        // What `withMutation` does around an empty body, without its generic closure call.
+        registrar.willSet(self, keyPath: Self.valuePath)
+        registrar.didSet(self, keyPath: Self.valuePath)
     }
 }

@@ -19,9 +19,14 @@ import Foundation
 enum ReadCache {
     /// Debug builds: one cached read in this many, under the promise, is checked against the plain read;
     /// every read in a test run (the tests' process), where a broken promise must be found at once.
-    static let checkInterval: Int =
-        ProcessInfo.processInfo.processName.contains("PackageTests")
-            || ProcessInfo.processInfo.environment["TYPED_DEFAULTS_CHECK_EVERY_READ"] == "1" ? 1 : 64
+    /// `TYPED_DEFAULTS_CHECK_EVERY_READ=1` checks every read, `=0` none (nil): for a process that changes
+    /// memory by other means on purpose, to see what the kept reads give without the check's repair.
+    static let checkInterval: Int? =
+        switch ProcessInfo.processInfo.environment["TYPED_DEFAULTS_CHECK_EVERY_READ"] {
+        case "0": nil
+        case "1": 1
+        default: ProcessInfo.processInfo.processName.contains("PackageTests") ? 1 : 64
+        }
 }
 
 /// A kept value, in a box of its own type: the read gets it back by a class cast, which costs less than

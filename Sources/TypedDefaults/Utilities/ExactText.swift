@@ -44,6 +44,15 @@ func isASCII(_ text: String) -> Bool {
     text.utf8.withContiguousStorageIfAvailable { !$0.contains { $0 >= 0x80 } } ?? text.utf8.allSatisfy { $0 < 0x80 }
 }
 
+/// The forms of a name a write stored (`ChangeLog.store`), for the saver's record of it.
+enum NameForms {
+    /// An ASCII name: it has one form, and Swift's `==` compares its bytes, so no other text is equal to
+    /// it unless their bytes are.
+    case ascii
+    /// A name outside ASCII, with the other forms of it (composed, decomposed) the write removed.
+    case replacing([String])
+}
+
 /// `name` without `prefix`, when `name` is `prefix` joined to a rest, by canonical equivalence: the
 /// rest such that `joinedName(prefix, rest)` is `name`'s stored form; else nil. Not `hasPrefix`, which
 /// compares whole characters: a name whose rest begins with a combining mark (U+0301), a joiner (U+200D)

@@ -5,7 +5,7 @@ import Foundation
 /// that span several steps (the write order, a save, the suite's file lock) are `RankedLock`s, whose
 /// order `LockRank` writes down and debug builds check (RankedLock.swift).
 package final class Locked<State> {
-    private let lock = NSLock()
+    private let lock = BasicLock()
     // Unchecked: the lock already makes every access exclusive, and the run-time check Swift would add
     // costs every read and write through a key (see Performance.md).
     @exclusivity(unchecked) private var state: State

@@ -24,7 +24,7 @@ package enum LockRank: Int, Comparable, Sendable {
 /// fails the first test that takes it, not one run in a thousand.
 package final class RankedLock: Sendable {
     let rank: LockRank
-    private let base = NSLock()
+    private let base = BasicLock()
 
     package init(_ rank: LockRank) {
         self.rank = rank

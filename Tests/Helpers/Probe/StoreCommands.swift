@@ -21,6 +21,8 @@ import TypedDefaults
     "exit-in-modify": exitInModifyCommand,
     "sigint": sigintCommand,
     "args": argsCommand,
+    "kept-args": keptArgsCommand,
+    "kept-sync": keptSyncCommand,
     "remove": removeCommand,
     "fingerprints": fingerprintsCommand,
     "app-keys": appKeysCommand,
@@ -226,6 +228,49 @@ import TypedDefaults
     print("list=\(store[UserDefaultTypedKey<[String]>("list", defaultValue: [])])")
     print("map=\(store[UserDefaultTypedKey<[String: Int]>("map", defaultValue: [:])].sorted { $0.key < $1.key })")
     print("stored=\(store.snapshot().keys.sorted())")
+}
+
+/// A store that keeps reads (`writers: .onlyTypedDefaults`) over the suite, for a name also given as a
+/// launch argument (`-count N`): after each step (a first read, a write through the library, a removal)
+/// prints what two reads through the key give, what Foundation's read gives, and what the suite stores.
+@MainActor private func keptArgsCommand(_ store: DefaultsStore, _ arguments: [String]) {
+    guard let kept = DefaultsStore(suiteName: arguments[1], writers: .onlyTypedDefaults),
+        let plain = UserDefaults(suiteName: arguments[1])
+    else { fail("no store for \(arguments[1])") }
+    let count = UserDefaultTypedKey<Int>("count", defaultValue: 0)
+    func step(_ label: String) {
+        let reads = [kept[count], kept[count]]
+        print(
+            "\(label): reads=\(reads) plain=\(plain.object(forKey: "count").map { "\($0)" } ?? "nil")"
+                + " stored=\(kept.snapshot()["count"].map { "\($0)" } ?? "nil")")
+    }
+    step("first")
+    kept[count] = 5
+    step("written")
+    kept.remove(count)
+    step("removed")
+}
+
+/// A store that keeps reads (`writers: .onlyTypedDefaults`) reads NAME (0), then waits for a line; meanwhile
+/// another process saves NAME = 1. On the line it calls `synchronize()`, which brings the save into
+/// Foundation's memory before the watcher does (run with `TYPED_DEFAULTS_TEST_WATCHER_DELAY`), prints
+/// what Foundation and the kept read give then, and reads until the kept read gives 1 (the watcher's
+/// bring-in found memory already holding the value, and must still move the generation), up to a deadline.
+@MainActor private func keptSyncCommand(_ store: DefaultsStore, _ arguments: [String]) {
+    guard arguments.count == 3, let kept = DefaultsStore(suiteName: arguments[1], writers: .onlyTypedDefaults),
+        let plain = UserDefaults(suiteName: arguments[1])
+    else { fail("kept-sync SUITE NAME") }
+    let key = UserDefaultTypedKey<Int>(arguments[2], defaultValue: 0)
+    // Twice: the first read binds the name (its registration moves the generation, so nothing is kept
+    // from it); the second keeps its value.
+    print("first: kept=\([kept[key], kept[key]])")
+    say("ready")
+    _ = readLine()
+    plain.synchronize()
+    print("synchronized: plain=\(plain.object(forKey: arguments[2]).map { "\($0)" } ?? "nil") kept=\(kept[key])")
+    let deadline = Date(timeIntervalSinceNow: 30)
+    while kept[key] != 1, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+    print("after the watcher: kept=\([kept[key], kept[key], kept[key]])")
 }
 
 @MainActor private func removeCommand(_ store: DefaultsStore, _ arguments: [String]) {

@@ -93,10 +93,8 @@
 
         // MARK: Writes
 
-        func recordWrite(
-            _ object: Any?, forName name: String, replacing otherForms: [String], _ held: borrowing WriteOrderHeld
-        ) {
-            if pending.record(object, forName: name, otherForms: otherForms) {
+        func recordWrite(_ object: Any?, forName name: String, forms: NameForms, _ held: borrowing WriteOrderHeld) {
+            if pending.record(object, forName: name, forms: forms) {
                 SaveScheduler.shared.schedule(self, after: Self.saveDelay)
             }
         }
@@ -176,9 +174,16 @@
             if let notice { ErrorReporting.report(notice) }
         }
 
+        /// Seconds the watcher waits before it looks at a changed file, in a process started with
+        /// `TYPED_DEFAULTS_TEST_WATCHER_DELAY`: a test hook, so that a test can change memory by other
+        /// means (`synchronize()`) before the watcher brings the same save in. Zero otherwise.
+        static let watcherDelayForTests =
+            ProcessInfo.processInfo.environment["TYPED_DEFAULTS_TEST_WATCHER_DELAY"].flatMap(TimeInterval.init) ?? 0
+
         /// Called by the watcher when the file may have changed: brings in what someone else saved.
         func fileMayHaveChanged() {
             guard let file else { return }
+            if Self.watcherDelayForTests > 0 { Thread.sleep(forTimeInterval: Self.watcherDelayForTests) }
             let mustPutBack = saves.withSaving { save in
                 if let state = try? look(at: file, movingAsideUnreadable: false, in: &save) {
                     queueBringIn(state.changedElsewhere, in: &save)

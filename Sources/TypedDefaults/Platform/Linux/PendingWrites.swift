@@ -16,6 +16,9 @@
             /// counter, a slider) costs a comparison of names instead of a hash and a dictionary update,
             /// about 700 instructions of a typed write (the gated path).
             private var last: (name: ExactText, object: Any?)?
+            /// The last write's name is ASCII: another ASCII name is the same name when Swift's `==` says
+            /// so, a test of a few instructions where walking both names' bytes cost ~280 a write.
+            private var lastIsASCII = false
             /// The writes a save has taken and not finished with: neither pending nor known to be in the
             /// file. A value another process saved must not be brought in over them meanwhile.
             var inFlight: [ExactText: Any?] = [:]
@@ -30,15 +33,27 @@
                 return changes[name] ?? inFlight[name]
             }
 
-            /// Records a write of `name`, whose other forms (composed, decomposed) are `otherForms`.
-            mutating func record(_ object: Any?, for name: ExactText, otherForms: [String]) {
-                if otherForms.isEmpty, last?.name == name {
-                    last?.object = object
-                    return
+            /// Records a write of `name`, with its forms as the write found them (ASCII, or the other forms
+            /// it replaced).
+            mutating func record(_ object: Any?, for name: String, forms: NameForms) {
+                switch forms {
+                case .ascii:
+                    // Through `last?`: binding `last` would copy its object (~230 instructions).
+                    if lastIsASCII, last?.name.text == name {
+                        self.last?.object = object
+                        return
+                    }
+                    settle()
+                case .replacing(let others):
+                    if others.isEmpty, last?.name == ExactText(name) {
+                        self.last?.object = object
+                        return
+                    }
+                    settle()
+                    for other in others { changes[ExactText(other)] = nil }
                 }
-                settle()
-                for other in otherForms { changes[ExactText(other)] = nil }
-                last = (name, object)
+                last = (ExactText(name), object)
+                lastIsASCII = if case .ascii = forms { true } else { false }
             }
 
             /// Puts the last write into `changes`.
@@ -71,9 +86,9 @@
 
         /// Records a write of `name` (nil: removed), whose other forms (composed, decomposed) it replaces;
         /// whether a save must be scheduled (none is yet).
-        func record(_ object: Any?, forName name: String, otherForms: [String]) -> Bool {
+        func record(_ object: Any?, forName name: String, forms: NameForms) -> Bool {
             state.withLockedValue { state -> Bool in
-                state.record(object, for: ExactText(name), otherForms: otherForms)
+                state.record(object, for: name, forms: forms)
                 defer { state.saveScheduled = true }
                 return !state.saveScheduled
             }
