@@ -118,6 +118,11 @@ struct ReadCacheCoherenceTests {
             check("a migration")
             store.withoutPropagation { store[count] = 7 }
             check("a write without propagation")
+            store.remove(count)
+            check("a removal before a move")
+            store[other] = 4
+            #expect(store.moveObject(fromName: "cachedOther", toName: "cachedCount"))
+            check("a move")
             store.removeAll()
             check("removeAll")
             store[count] = 8
@@ -363,6 +368,29 @@ struct ReadCachePromiseTests {
             #expect(broken == ["cachedCount 1 2"], "\(reported.all)")
         }
         #expect(store[count] == 2)
+    }
+}
+
+@Suite("A kept read hears a value that comes from the cloud")
+struct ReadCacheCloudTests {
+    /// Two devices sync a name over the simulated cloud; the second keeps its read of it. A value the
+    /// first pushes reaches the second through the sync engine's path into the storage, which moves the
+    /// generation: the next read gives it, as the plain read does.
+    @Test func aCloudValueReplacesTheKeptRead() throws {
+        let cloud = FakeCloud()
+        let key = UserDefaultTypedKey<Int>("cachedSynced", defaultValue: 0)
+        let first = DefaultsStore(storage: InMemoryStorage())
+        let second = DefaultsStore(storage: InMemoryStorage())
+        let clock: @Sendable () -> Double = { Date().timeIntervalSinceReferenceDate }
+        first.sync(key, through: cloud.connect(), debounce: nil, clock: clock)
+        second.sync(key, through: cloud.connect(), debounce: nil, clock: clock)
+        cloud.deliverAll()
+        #expect([second[key], second[key]] == [Int](repeating: 0, count: 2))
+        first[key] = 5
+        try first.flush()
+        cloud.deliverAll()
+        #expect(second[key] == oracle(second.storage, "cachedSynced", key))
+        #expect([second[key], second[key]] == [Int](repeating: 5, count: 2))
     }
 }
 
