@@ -15,10 +15,9 @@
             /// The last write recorded, not in `changes` yet: a name written again straight after (a
             /// counter, a slider) costs a comparison of names instead of a hash and a dictionary update,
             /// about 700 instructions of a typed write (the gated path).
-            private var last: (name: ExactText, object: Any?)?
-            /// The last write's name is ASCII: another ASCII name is the same name when Swift's `==` says
+            /// With whether its name is ASCII: another ASCII name is the same name when Swift's `==` says
             /// so, a test of a few instructions where walking both names' bytes cost ~280 a write.
-            private var lastIsASCII = false
+            private var last: (name: ExactText, object: Any?, isASCII: Bool)?
             /// The writes a save has taken and not finished with: neither pending nor known to be in the
             /// file. A value another process saved must not be brought in over them meanwhile.
             var inFlight: [ExactText: Any?] = [:]
@@ -36,24 +35,23 @@
             /// Records a write of `name`, with its forms as the write found them (ASCII, or the other forms
             /// it replaced).
             mutating func record(_ object: Any?, for name: String, forms: NameForms) {
-                switch forms {
-                case .ascii:
-                    // Through `last?`: binding `last` would copy its object (~230 instructions).
-                    if lastIsASCII, last?.name.text == name {
-                        self.last?.object = object
-                        return
+                // Through `last?`: binding `last` would copy its object (~230 instructions).
+                let sameAsLast =
+                    switch forms {
+                    case .ascii: last?.isASCII == true && last?.name.text == name
+                    case .replacing(let others): others.isEmpty && last?.name == ExactText(name)
                     }
-                    settle()
-                case .replacing(let others):
-                    if others.isEmpty, last?.name == ExactText(name) {
-                        self.last?.object = object
-                        return
-                    }
-                    settle()
+                if sameAsLast {
+                    last?.object = object
+                    return
+                }
+                settle()
+                var isASCII = true
+                if case .replacing(let others) = forms {
+                    isASCII = false
                     for other in others { changes[ExactText(other)] = nil }
                 }
-                last = (ExactText(name), object)
-                lastIsASCII = if case .ascii = forms { true } else { false }
+                last = (ExactText(name), object, isASCII)
             }
 
             /// Puts the last write into `changes`.
