@@ -33,6 +33,11 @@ private let foilStorageMessage =
 private let foilOptionalMessage =
     #"TypedDefaults' wrapper is UserDefault, and the key holds the name: UserDefaultTypedKey<T?>("x"), then @UserDefault(.x) var x: T?, or UserDefault(.x, store: DefaultsStore(storage: defaults)) as a value"#
 
+private let suiteMessage =
+    #"a key has no suite in TypedDefaults: choose the app's store once at launch, DefaultsStore.bootstrap(DefaultsStore(suiteName: "group.example")!), or use the key with store: where it lives in another suite"#
+private let iCloudMessage =
+    "a key has no iCloud: argument in TypedDefaults: sync the keys once at launch, Defaults.sync(.a, .b), and choose a suite's store with DefaultsStore.bootstrap"
+
 /// Each on one line of its own, so a diagnostic is matched to its snippet by its line.
 private let mistakes: [Mistake] = [
     Mistake(code: #"func a1() { Defaults[.maxItems] = "ten" }"#, message: "'subscript(_:)' " + valueMessage),
@@ -77,6 +82,25 @@ private let mistakes: [Mistake] = [
         message:
             #"'init(_:default:)' is unavailable: TypedDefaults names the default 'defaultValue:': UserDefaultTypedKey<T>("name", defaultValue: value); a default computed at each read is 'default: { ... }'"#
     ),
+    Mistake(
+        code: #"func b1s(group: UserDefaults) { _ = UserDefaultTypedKey<Int>("x", defaultValue: 3, suite: group) }"#,
+        message: "'init(_:defaultValue:suite:)' is unavailable: " + suiteMessage),
+    Mistake(
+        code: #"func b1t(group: UserDefaults) { _ = UserDefaultTypedKey<Int?>("x", suite: group) }"#,
+        message: "'init(_:suite:)' is unavailable: " + suiteMessage),
+    Mistake(
+        code: #"func b1u(group: UserDefaults) { _ = UserDefaultTypedKey<Date>("x", default: { .now }, suite: group) }"#,
+        message: "'init(_:default:suite:)' is unavailable: " + suiteMessage),
+    Mistake(
+        code: #"func b1v() { _ = UserDefaultTypedKey<Int>("x", defaultValue: 3, iCloud: true) }"#,
+        message: "'init(_:defaultValue:iCloud:)' is unavailable: " + iCloudMessage),
+    Mistake(
+        code:
+            #"func b1w(group: UserDefaults) { _ = UserDefaultTypedKey<Int>("x", defaultValue: 3, suite: group, iCloud: true) }"#,
+        message: "'init(_:defaultValue:suite:iCloud:)' is unavailable: " + iCloudMessage),
+    Mistake(
+        code: #"func b1x() { _ = UserDefaultTypedKey<Int?>("x", iCloud: true) }"#,
+        message: "'init(_:iCloud:)' is unavailable: " + iCloudMessage),
     Mistake(
         code: "func b2() { Defaults.reset(.maxItems, .theme) }",
         message:
@@ -279,7 +303,7 @@ struct CompilerDiagnosticsTests {
     @Test("each mistake stops with the library's message, on its own line", arguments: mistakes)
     func mistakeStopsWithItsMessage(_ mistake: Mistake) throws {
         let result = try Self.mistakesCompiled.get()
-        // Line 1 imports the library.
+        // Line 1 imports Foundation and the library.
         let line = try #require(mistakes.firstIndex { $0.code == mistake.code }) + 2
         let errors = result.errors(onLine: line)
         #expect(errors == [mistake.message])
@@ -347,20 +371,6 @@ struct CompilerDiagnosticsTests {
         #expect(!result.output.contains("error:"), "\(result.output)")
     }
 
-    /// What the guide's rewrite table makes of a SwiftyUserDefaults app (`GuideRewriteTests`) compiles,
-    /// but the line the guide leaves to the compiler (a key-path `observe`, which it names).
-    @Test func theGuidesRewrittenAppCompiles() throws {
-        let observe = #"let token = Defaults.observe(\.fiat) { _ in }"#
-        #expect(GuideRewriteTests.expected.contains(observe))
-        let app =
-            GuideRewriteTests.expected.replacingOccurrences(
-                of: observe, with: "let token = Defaults.observe(.fiat) { _ in }")
-            + "\nenum AppDefaults { static let count = 1 }\n"
-        let result = try Compilation(files: [prelude, app])
-        #expect(result.status == 0, "\(result.output)")
-        #expect(!result.output.contains("warning:"), "\(result.output)")
-    }
-
     @Test func recommendedShapesCompile() throws {
         let result = try Compilation(files: [prelude, correctCode])
         #expect(result.status == 0, "\(result.output)")
@@ -369,7 +379,17 @@ struct CompilerDiagnosticsTests {
 
     /// All mistakes compiled at once: one compiler run, each diagnostic found by its line.
     private static let mistakesCompiled = Result {
-        try Compilation(files: [prelude, (["import TypedDefaults"] + mistakes.map(\.code)).joined(separator: "\n")])
+        try Compilation(files: [
+            prelude, (["import Foundation; import TypedDefaults"] + mistakes.map(\.code)).joined(separator: "\n"),
+        ])
+    }
+}
+
+/// One file of a user's module compiled against the library these tests link (`GuideRewriteTests`).
+enum GuideCompilation {
+    static func typecheck(_ file: String) throws -> (status: Int32, output: String) {
+        let result = try Compilation(files: [file])
+        return (result.status, result.output)
     }
 }
 

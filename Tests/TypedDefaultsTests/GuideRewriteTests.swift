@@ -1,105 +1,42 @@
 import Foundation
 import Testing
 
-/// The search-and-replace the migration guide gives for SwiftyUserDefaults' call sites, read from the
-/// guide itself and run over text that holds the traps a real codebase has: `UserDefaults.standard`
-/// (no word boundary before `Defaults`), method calls such as `Defaults.observe(` (a pattern that
-/// backtracks into them), a type whose name ends in `Defaults`. Before, the guide's pattern rewrote
-/// `UserDefaults.standard` into `UserDefaults[.standard]` and `Defaults.observe(` into
-/// `Defaults[.observ]e(`.
-@Suite("The migration guide's rewrites break nothing")
+/// The search-and-replace tables the migration guide gives for each library an app leaves, read from the
+/// guide itself and run over a fixture made of the shapes real apps use (`Tests/Helpers/GuideFixtures`):
+/// several-line declarations, nested types, members on the next line, views with pickers, a view model
+/// that observes in `init`, and the traps a rewrite must leave alone. What a table makes of its fixture,
+/// with the hand edits its section names, is exactly a file of the client package
+/// (`Tests/Helpers/ClientPackage/Sources/typed-defaults-client/MovedFrom*.swift`), which CI builds on
+/// Linux in Swift 6 mode with warnings as errors and runs, and type-checks for iOS against the real SDK;
+/// each test also compiles it here against the library these tests link.
+@Suite("The migration guide's rewrite tables move each peer's app to code that compiles")
 struct GuideRewriteTests {
-    /// The guide's rows of `| Find | Replace with |`: each a regular expression and its template.
-    private static func rewrites() throws -> [(find: String, replace: String)] {
-        let guide = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Docs/TypedDefaults.docc/ComingFromOtherLibraries.md")
-        let text = try String(contentsOf: guide, encoding: .utf8)
-        let lines = text.components(separatedBy: "\n")
-        guard let header = lines.firstIndex(of: "| Find | Replace with |") else { return [] }
-        return lines[(header + 2)...].prefix { $0.hasPrefix("| `") }.compactMap { row in
+    private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The guide's rows of `| Find | Replace with |` in the section headed `## section`: each a regular
+    /// expression and its template. A cell's `\|` is a `|`, as Markdown tables read it.
+    static func rewrites(section: String) throws -> [(find: String, replace: String)] {
+        let guide = root.appendingPathComponent("Docs/TypedDefaults.docc/ComingFromOtherLibraries.md")
+        let lines = try String(contentsOf: guide, encoding: .utf8).components(separatedBy: "\n")
+        let start = try #require(lines.firstIndex(of: "## " + section), "no section \(section)")
+        let end = lines[(start + 1)...].firstIndex { $0.hasPrefix("## ") } ?? lines.endIndex
+        let header = try #require(
+            lines[start..<end].firstIndex(of: "| Find | Replace with |"), "no table in \(section)")
+        return lines[(header + 2)..<end].prefix { $0.hasPrefix("| `") }.compactMap { row in
             let cells = row.components(separatedBy: "` | `")
             guard cells.count == 2 else { return nil }
-            return (String(cells[0].dropFirst(3)), String(cells[1].dropLast(3)))
+            return (
+                String(cells[0].dropFirst(3)).replacingOccurrences(of: #"\|"#, with: "|"),
+                String(cells[1].dropLast(3))
+            )
         }
     }
 
-    /// A SwiftyUserDefaults app's declarations and call sites, with the shapes that escaped earlier
-    /// tables: `#function` names, a member on the next line, an `@_exported` import, and declarations
-    /// over several lines as real apps write them (14 of one wallet's 47 keys): the `.init(` on the next
-    /// line, `return .init(`, arguments one a line, a nested generic type. Before, the table left the
-    /// several-line ones as they were, and a `#function` one became a nameless key.
-    static let fixture = #"""
-        @_exported import SwiftyUserDefaults
-        import Foundation
-        extension DefaultsKeys {
-            var fiat: DefaultsKey<String> { .init("fiat", defaultValue: "USD") }
-            var fromTokenAddress: DefaultsKey<String?> { .init(#function) }
-            var walletCount: DefaultsKey<Int> { .init(#function, defaultValue: 0) }
-            var tokens: DefaultsKey<[String: [Int]]> { .init(#function, defaultValue: [:]) }
-            var launchCount: DefaultsKey<Int> {
-                .init("launchCount", defaultValue: 0)
-            }
-            var lastSeen: DefaultsKey<Date?> {
-                return .init(#function)
-            }
-            var favorites: DefaultsKey<Set<String>> {
-                .init(
-                    #function,
-                    defaultValue: []
-                )
-            }
-            var volume: DefaultsKey<Double> { .init("volume",
-                                                    defaultValue: 0.5) }
-        }
-        func use() {
-            let fiat = Defaults[\.fiat]
-            Defaults.fiat = "EUR"
-            Defaults.walletCount += 1
-            let address = Defaults
-                .fromTokenAddress
-            UserDefaults.standard.set(1, forKey: "x")
-            let token = Defaults.observe(\.fiat) { _ in }
-            Defaults.removeAll()
-            let prefix = Defaults.keyPrefix
-            let other = AppDefaults.count
-            print(fiat, address as Any, token, prefix, other)
-        }
-        """#
-
-    static let expected = #"""
-        @_exported import TypedDefaults
-        import Foundation
-        extension UserDefaultTypedKeys {
-            static let fiat = UserDefaultTypedKey<String>("fiat", defaultValue: "USD")
-            static let fromTokenAddress = UserDefaultTypedKey<String?>("fromTokenAddress")
-            static let walletCount = UserDefaultTypedKey<Int>("walletCount", defaultValue: 0)
-            static let tokens = UserDefaultTypedKey<[String: [Int]]>("tokens", defaultValue: [:])
-            static let launchCount = UserDefaultTypedKey<Int>("launchCount", defaultValue: 0)
-            static let lastSeen = UserDefaultTypedKey<Date?>("lastSeen")
-            static let favorites = UserDefaultTypedKey<Set<String>>("favorites",
-                    defaultValue: []
-                )
-            static let volume = UserDefaultTypedKey<Double>("volume",
-                                                    defaultValue: 0.5)
-        }
-        func use() {
-            let fiat = Defaults[.fiat]
-            Defaults[.fiat] = "EUR"
-            Defaults[.walletCount] += 1
-            let address = Defaults[.fromTokenAddress]
-            UserDefaults.standard.set(1, forKey: "x")
-            let token = Defaults.observe(\.fiat) { _ in }
-            Defaults.removeAll()
-            let prefix = Defaults.keyPrefix
-            let other = AppDefaults.count
-            print(fiat, address as Any, token, prefix, other)
-        }
-        """#
-
-    /// `text` with the guide's rewrites applied in order.
-    static func rewritten(_ text: String) throws -> String {
+    /// `text` with the rewrites applied in order.
+    static func rewritten(_ text: String, by rewrites: [(find: String, replace: String)]) throws -> String {
         var text = text
-        for (find, replace) in try rewrites() {
+        for (find, replace) in rewrites {
             let expression = try NSRegularExpression(pattern: find)
             text = expression.stringByReplacingMatches(
                 in: text, range: NSRange(text.startIndex..., in: text), withTemplate: replace)
@@ -107,10 +44,100 @@ struct GuideRewriteTests {
         return text
     }
 
-    @Test func theGuidesRewritesMoveDeclarationsAndCallSitesAndNothingElse() throws {
-        let rewrites = try Self.rewrites()
-        #expect(rewrites.count == 6, "the guide's table of rewrites: \(rewrites)")
-        #expect(try Self.rewritten(Self.fixture) == Self.expected)
+    /// One library's move: its section, its fixture, the client file the result must be, and the edits
+    /// the section's steps leave to the user (each checked to be in the guide).
+    struct Move: CustomTestStringConvertible, Sendable {
+        let section: String
+        let fixture: String
+        let moved: String
+        let rows: Int
+        let handEdits: [(find: String, replace: String, named: String)]
+        var testDescription: String { section }
+
+        static let all = [
+            Move(
+                section: "SwiftyUserDefaults", fixture: "SwiftyUserDefaults", moved: "SwiftyUserDefaults", rows: 10,
+                handEdits: []),
+            Move(
+                section: "Defaults (sindresorhus)", fixture: "Defaults", moved: "Defaults", rows: 15,
+                handEdits: [
+                    // Step 4: the view model becomes `@MainActor`, and its observers run there.
+                    (
+                        "@Observable\nfinal class ClipboardModel", "@Observable @MainActor\nfinal class ClipboardModel",
+                        "make it\n  `@MainActor`, then add the argument"
+                    ),
+                    (
+                        "Defaults.observe(.clipHistory, initial: true)",
+                        "Defaults.observe(.clipHistory, initial: true, isolation: MainActor.shared)",
+                        "isolation: MainActor.shared"
+                    ),
+                    (
+                        "Defaults.observe(.clipLayout)", "Defaults.observe(.clipLayout, isolation: MainActor.shared)",
+                        "isolation: MainActor.shared"
+                    ),
+                ]),
+            Move(section: "Foil", fixture: "Foil", moved: "Foil", rows: 6, handEdits: []),
+            Move(
+                section: "@AppStorage", fixture: "AppStorage", moved: "AppStorage", rows: 4,
+                handEdits: [
+                    // The enum a property holds adopts the protocol (the compiler names it).
+                    (
+                        "enum ForumListSort: String, CaseIterable, Identifiable {",
+                        "enum ForumListSort: String, CaseIterable, Identifiable, UserDefaultConvertible {",
+                        "(`enum Sort: String, CaseIterable, UserDefaultConvertible`)"
+                    )
+                ]),
+        ]
+    }
+
+    @Test(arguments: Move.all)
+    func theTableMovesItsFixtureToTheCompiledClientFile(_ move: Move) throws {
+        let rewrites = try Self.rewrites(section: move.section)
+        #expect(rewrites.count == move.rows, "the guide's table: \(rewrites)")
+        let fixture = try String(
+            contentsOf: Self.root.appendingPathComponent("Tests/Helpers/GuideFixtures/\(move.fixture).swift.txt"),
+            encoding: .utf8)
+        var result = try Self.rewritten(fixture, by: rewrites)
+        let guide = try String(
+            contentsOf: Self.root.appendingPathComponent("Docs/TypedDefaults.docc/ComingFromOtherLibraries.md"),
+            encoding: .utf8)
+        for edit in move.handEdits {
+            #expect(result.components(separatedBy: edit.find).count == 2, "the hand edit's place: \(edit.find)")
+            result = result.replacingOccurrences(of: edit.find, with: edit.replace)
+            #expect(guide.contains(edit.named), "the guide names the hand edit: \(edit.named)")
+        }
+        let moved = try String(
+            contentsOf: Self.root.appendingPathComponent(
+                "Tests/Helpers/ClientPackage/Sources/typed-defaults-client/MovedFrom\(move.moved).swift"),
+            encoding: .utf8)
+        #expect(result == moved)
+        // Nothing of the library it left is in the result.
+        for word in ["SwiftyUserDefault", "DefaultsKey<", "Defaults.Keys", "Key<", "Foil", "@AppStorage", "@Default("] {
+            let left = result.components(separatedBy: "\n").filter {
+                $0.contains(word) && !$0.hasPrefix("//") && !$0.contains("TypedKey<")
+            }
+            #expect(left.isEmpty, "left of \(word): \(left)")
+        }
+        let compiled = try GuideCompilation.typecheck(moved)
+        #expect(compiled.status == 0, "\(compiled.output)")
+        #expect(!compiled.output.contains("warning:"), "\(compiled.output)")
+    }
+
+    /// The traps of SwiftyUserDefaults' table, each on its own: before, the guide's pattern rewrote
+    /// `UserDefaults.standard` into `UserDefaults[.standard]` and `Defaults.observe(` into
+    /// `Defaults[.observ]e(`, and left the store's own properties as keys.
+    @Test func swiftyUserDefaultsRowsLeaveWhatIsNotAKeyAlone() throws {
+        let rewrites = try Self.rewrites(section: "SwiftyUserDefaults")
+        let untouched = [
+            #"UserDefaults.standard.set(1, forKey: "x")"#, "Defaults.removeAll()", "let prefix = Defaults.keyPrefix",
+            "Defaults.storage.synchronize()", "let other = AppDefaults.count",
+            "let token = Defaults.observe(.fiat) { _ in }",
+        ]
+        for line in untouched {
+            #expect(try Self.rewritten(line, by: rewrites) == line)
+        }
+        #expect(try Self.rewritten("Defaults\n    .fiat", by: rewrites) == "Defaults[.fiat]")
+        #expect(try Self.rewritten("Defaults.observe(\\.fiat)", by: rewrites) == "Defaults.observe(.fiat)")
     }
 }
 

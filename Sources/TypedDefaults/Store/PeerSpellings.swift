@@ -16,6 +16,72 @@ extension UserDefaultTypedKey {
 }
 
 extension UserDefaultTypedKey {
+    // sindresorhus/Defaults' `suite:` and `iCloud:` arguments of a key, as the guide's table leaves them
+    // (`Key<T>("x", default: v, suite: s)` becomes `UserDefaultTypedKey<T>("x", defaultValue: v, suite: s)`):
+    // the compiler says what takes their place instead of "extra argument".
+
+    /// Unavailable: sindresorhus/Defaults' `suite:` argument of a key.
+    @available(
+        *, unavailable,
+        message:
+            "a key has no suite in TypedDefaults: choose the app's store once at launch, DefaultsStore.bootstrap(DefaultsStore(suiteName: \"group.example\")!), or use the key with store: where it lives in another suite"
+    )
+    public convenience init(_ name: String, defaultValue: Value, suite: UserDefaults) {
+        fatalError("unavailable")
+    }
+
+    /// Unavailable: sindresorhus/Defaults' `suite:` argument of a key.
+    @available(
+        *, unavailable,
+        message:
+            "a key has no suite in TypedDefaults: choose the app's store once at launch, DefaultsStore.bootstrap(DefaultsStore(suiteName: \"group.example\")!), or use the key with store: where it lives in another suite"
+    )
+    public convenience init(_ name: String, suite: UserDefaults) {
+        fatalError("unavailable")
+    }
+
+    /// Unavailable: sindresorhus/Defaults' `suite:` argument of a key.
+    @available(
+        *, unavailable,
+        message:
+            "a key has no suite in TypedDefaults: choose the app's store once at launch, DefaultsStore.bootstrap(DefaultsStore(suiteName: \"group.example\")!), or use the key with store: where it lives in another suite"
+    )
+    public convenience init(_ name: String, default makeDefault: @escaping @Sendable () -> Value, suite: UserDefaults) {
+        fatalError("unavailable")
+    }
+
+    /// Unavailable: sindresorhus/Defaults' `iCloud:` argument of a key.
+    @available(
+        *, unavailable,
+        message:
+            "a key has no iCloud: argument in TypedDefaults: sync the keys once at launch, Defaults.sync(.a, .b), and choose a suite's store with DefaultsStore.bootstrap"
+    )
+    public convenience init(_ name: String, defaultValue: Value, iCloud: Bool) {
+        fatalError("unavailable")
+    }
+
+    /// Unavailable: sindresorhus/Defaults' `iCloud:` argument of a key.
+    @available(
+        *, unavailable,
+        message:
+            "a key has no iCloud: argument in TypedDefaults: sync the keys once at launch, Defaults.sync(.a, .b), and choose a suite's store with DefaultsStore.bootstrap"
+    )
+    public convenience init(_ name: String, defaultValue: Value, suite: UserDefaults, iCloud: Bool) {
+        fatalError("unavailable")
+    }
+
+    /// Unavailable: sindresorhus/Defaults' `iCloud:` argument of a key.
+    @available(
+        *, unavailable,
+        message:
+            "a key has no iCloud: argument in TypedDefaults: sync the keys once at launch, Defaults.sync(.a, .b), and choose a suite's store with DefaultsStore.bootstrap"
+    )
+    public convenience init(_ name: String, iCloud: Bool) {
+        fatalError("unavailable")
+    }
+}
+
+extension UserDefaultTypedKey {
     /// Unavailable: SwiftyUserDefaults' `key.key`, the key's name.
     @available(*, unavailable, renamed: "name", message: "TypedDefaults calls a key's name name")
     public var key: String { name }

@@ -460,6 +460,35 @@ check(forumTheme.members(in: group) == ["swift"] && group[forumTheme["other"]] =
     }
 #endif
 
+// MARK: Issue 54: the apps the guide's tables moved (MovedFrom*.swift)
+
+// The clipboard app's `@Observable @MainActor` view model, moved from sindresorhus/Defaults by the table
+// and the section's two hand edits: it hears a write made on the main thread and one made on another
+// thread, on the main actor (its callback sets a main-actor property), polled to a deadline.
+if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *) {
+    let clipboard = ClipboardModel()
+    check(clipboard.items.isEmpty, "the moved view model starts with the stored history (initial: true)")
+    clipboard.copy("first")
+    let writer = Task.detached { Defaults[.clipHistory] = ["second", "first"] }
+    await writer.value
+    let deadline = Date().addingTimeInterval(10)
+    while clipboard.items != ["second", "first"] && Date() < deadline { await Task.yield() }
+    check(clipboard.items == ["second", "first"], "the moved view model hears changes on the main actor")
+    clipboard.clear()
+    Defaults.remove(.clipLastPaste)
+}
+// The Foil forum client's preferences, moved by the table alone: the keys written in place read their
+// defaults, write through the struct's `let`, and read back.
+let forumLine = openForum()
+check(
+    forumLine == "Sent from https://forum.example 1.0 false newest system" && ForumPreferences.shared.pageSize == 30
+        && ForumPreferences.shared.hiddenForums == ["off-topic"]
+        && ForumPreferences.shared.draft == ForumDraft(title: "Re: settings", body: ""),
+    "the moved Foil preferences read their defaults and keep what was written: \(forumLine)")
+for name in ["forumPageSize", "forumLastVisit", "forumDraft", "forumHidden"] {
+    Defaults.storage.removeObject(forKey: name)
+}
+
 // Leave the standard domain as it was found.
 for key in [UserDefaultTypedKeys.launchCount] { Defaults.remove(key) }
 Defaults.remove(.recent)
