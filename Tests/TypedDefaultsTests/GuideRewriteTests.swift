@@ -15,7 +15,8 @@ struct GuideRewriteTests {
         .deletingLastPathComponent()
 
     /// The guide's rows of `| Find | Replace with |` in the section headed `## section`: each a regular
-    /// expression and its template. A cell's `\|` is a `|`, as Markdown tables read it.
+    /// expression and its template. A cell's `\|` is a `|`, as Markdown tables read it, and a template
+    /// cell "(nothing)" deletes the match.
     static func rewrites(section: String) throws -> [(find: String, replace: String)] {
         let guide = root.appendingPathComponent("Docs/TypedDefaults.docc/ComingFromOtherLibraries.md")
         let lines = try String(contentsOf: guide, encoding: .utf8).components(separatedBy: "\n")
@@ -24,6 +25,9 @@ struct GuideRewriteTests {
         let header = try #require(
             lines[start..<end].firstIndex(of: "| Find | Replace with |"), "no table in \(section)")
         return lines[(header + 2)..<end].prefix { $0.hasPrefix("| `") }.compactMap { row in
+            // A row that deletes what it finds says so in words.
+            let deletes = "` | (nothing) |"
+            let row = row.hasSuffix(deletes) ? row.dropLast(deletes.count) + "` | `` |" : row
             let cells = row.components(separatedBy: "` | `")
             guard cells.count == 2 else { return nil }
             return (
