@@ -478,16 +478,23 @@ if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *) {
     Defaults.remove(.clipLastPaste)
 }
 // The Foil forum client's preferences, moved by the table alone: the keys written in place read their
-// defaults, write through the struct's `let`, and read back.
+// defaults, write through the struct's `let`, and read back; removed before and after through the
+// wrappers' own `remove()`, so that a second run starts from the defaults too.
+let forum = ForumPreferences.shared
+func removeForumValues() {
+    forum.$pageSize.remove()
+    forum.$lastVisit.remove()
+    forum.$draft.remove()
+    forum.$hiddenForums.remove()
+}
+removeForumValues()
 let forumLine = openForum()
 check(
-    forumLine == "Sent from https://forum.example 1.0 false newest system" && ForumPreferences.shared.pageSize == 30
-        && ForumPreferences.shared.hiddenForums == ["off-topic"]
-        && ForumPreferences.shared.draft == ForumDraft(title: "Re: settings", body: ""),
+    forumLine == "Sent from https://forum.example 1.0 false newest system" && forum.pageSize == 30
+        && forum.hiddenForums == ["off-topic"] && forum.draft == ForumDraft(title: "Re: settings", body: ""),
     "the moved Foil preferences read their defaults and keep what was written: \(forumLine)")
-for name in ["forumPageSize", "forumLastVisit", "forumDraft", "forumHidden"] {
-    Defaults.storage.removeObject(forKey: name)
-}
+removeForumValues()
+check(forum.pageSize == 25 && !forum.$draft.hasKey, "the moved Foil preferences remove through their wrappers")
 
 // Leave the standard domain as it was found.
 for key in [UserDefaultTypedKeys.launchCount] { Defaults.remove(key) }
