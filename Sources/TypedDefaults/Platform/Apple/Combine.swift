@@ -29,6 +29,57 @@
         public var publisher: DefaultsPublisher<Value> { store.publisher(key) }
     }
 
+    // Foil's `$property` was the publisher itself: the operators an app chains on it first stop with the
+    // spelling here (`$x.publisher`) instead of "no member". Correct code never picks them.
+    extension UserDefault {
+        /// Unavailable: Foil's `$x.sink { … }`.
+        @available(
+            *, unavailable,
+            message: "Foil's $x was a publisher; TypedDefaults' is $x.publisher: $x.publisher.sink { ... }"
+        )
+        public func sink(receiveValue: @escaping (Value) -> Void) -> AnyCancellable {
+            fatalError("unavailable")
+        }
+
+        /// Unavailable: Foil's `$x.dropFirst()`.
+        @available(
+            *, unavailable,
+            message: "Foil's $x was a publisher; TypedDefaults' is $x.publisher: $x.publisher.dropFirst()"
+        )
+        public func dropFirst(_ count: Int = 1) -> Publishers.Drop<DefaultsPublisher<Value>> {
+            fatalError("unavailable")
+        }
+
+        /// Unavailable: Foil's `$x.map { … }`.
+        @available(
+            *, unavailable,
+            message: "Foil's $x was a publisher; TypedDefaults' is $x.publisher: $x.publisher.map { ... }"
+        )
+        public func map<T>(_ transform: @escaping (Value) -> T) -> Publishers.Map<DefaultsPublisher<Value>, T> {
+            fatalError("unavailable")
+        }
+
+        /// Unavailable: Foil's `$x.receive(on:)`.
+        @available(
+            *, unavailable,
+            message: "Foil's $x was a publisher; TypedDefaults' is $x.publisher: $x.publisher.receive(on: queue)"
+        )
+        public func receive<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil)
+            -> Publishers.ReceiveOn<DefaultsPublisher<Value>, S>
+        {
+            fatalError("unavailable")
+        }
+
+        /// Unavailable: Foil's `$x.eraseToAnyPublisher()`.
+        @available(
+            *, unavailable,
+            message: "Foil's $x was a publisher; TypedDefaults' is $x.publisher: $x.publisher.eraseToAnyPublisher()"
+        )
+        public func eraseToAnyPublisher() -> AnyPublisher<Value, Never> {
+            fatalError("unavailable")
+        }
+    }
+
     /// A key's values as a Combine publisher; ``DefaultsStore/publisher(_:initial:)`` makes one.
     public struct DefaultsPublisher<Value: UserDefaultConvertible>: Publisher, Sendable {
         public typealias Output = Value
