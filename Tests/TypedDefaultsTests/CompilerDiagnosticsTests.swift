@@ -385,16 +385,9 @@ struct CompilerDiagnosticsTests {
     }
 }
 
-/// One file of a user's module compiled against the library these tests link (`GuideRewriteTests`).
-enum GuideCompilation {
-    static func typecheck(_ file: String) throws -> (status: Int32, output: String) {
-        let result = try Compilation(files: [file])
-        return (result.status, result.output)
-    }
-}
-
-/// One `swiftc -typecheck` run over `files`, against the `TypedDefaults` module these tests link.
-private struct Compilation {
+/// One `swiftc -typecheck` run over `files`, against the `TypedDefaults` module these tests link (here,
+/// and for `GuideRewriteTests`' moved apps).
+struct Compilation {
     let status: Int32
     let output: String
     /// The name of the last file, where a test's snippets are.

@@ -1,6 +1,15 @@
 import Foundation
 import Testing
 
+/// The package's folder, and the migration guide's text, which both suites below read.
+private let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+private func guideText() throws -> String {
+    try String(
+        contentsOf: packageRoot.appendingPathComponent("Docs/TypedDefaults.docc/ComingFromOtherLibraries.md"),
+        encoding: .utf8)
+}
+
 /// The search-and-replace tables the migration guide gives for each library an app leaves, read from the
 /// guide itself and run over a fixture made of the shapes real apps use (`Tests/Helpers/GuideFixtures`):
 /// several-line declarations, nested types, members on the next line, views with pickers, a view model
@@ -11,15 +20,11 @@ import Testing
 /// each test also compiles it here against the library these tests link.
 @Suite("The migration guide's rewrite tables move each peer's app to code that compiles")
 struct GuideRewriteTests {
-    private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-
-    /// The guide's rows of `| Find | Replace with |` in the section headed `## section`: each a regular
+    /// The rows of `| Find | Replace with |` in `guide`'s section headed `## section`: each a regular
     /// expression and its template. A cell's `\|` is a `|`, as Markdown tables read it, and a template
     /// cell "(nothing)" deletes the match.
-    static func rewrites(section: String) throws -> [(find: String, replace: String)] {
-        let guide = root.appendingPathComponent("Docs/TypedDefaults.docc/ComingFromOtherLibraries.md")
-        let lines = try String(contentsOf: guide, encoding: .utf8).components(separatedBy: "\n")
+    static func rewrites(section: String, in guide: String) throws -> [(find: String, replace: String)] {
+        let lines = guide.components(separatedBy: "\n")
         let start = try #require(lines.firstIndex(of: "## " + section), "no section \(section)")
         let end = lines[(start + 1)...].firstIndex { $0.hasPrefix("## ") } ?? lines.endIndex
         let header = try #require(
@@ -48,22 +53,22 @@ struct GuideRewriteTests {
         return text
     }
 
-    /// One library's move: its section, its fixture, the client file the result must be, and the edits
-    /// the section's steps leave to the user (each checked to be in the guide).
+    /// One library's move: its section, the name of its fixture (`GuideFixtures/NAME.swift.txt`) and of
+    /// the client file the result must be (`MovedFromNAME.swift`), and the edits the section's steps leave
+    /// to the user (each checked to be in the guide).
     struct Move: CustomTestStringConvertible, Sendable {
         let section: String
-        let fixture: String
-        let moved: String
+        let name: String
         let rows: Int
         let handEdits: [(find: String, replace: String, named: String)]
         var testDescription: String { section }
 
         static let all = [
             Move(
-                section: "SwiftyUserDefaults", fixture: "SwiftyUserDefaults", moved: "SwiftyUserDefaults", rows: 10,
+                section: "SwiftyUserDefaults", name: "SwiftyUserDefaults", rows: 10,
                 handEdits: []),
             Move(
-                section: "Defaults (sindresorhus)", fixture: "Defaults", moved: "Defaults", rows: 15,
+                section: "Defaults (sindresorhus)", name: "Defaults", rows: 15,
                 handEdits: [
                     // Step 4: the view model becomes `@MainActor`, and its observers run there.
                     (
@@ -80,9 +85,9 @@ struct GuideRewriteTests {
                         "isolation: MainActor.shared"
                     ),
                 ]),
-            Move(section: "Foil", fixture: "Foil", moved: "Foil", rows: 6, handEdits: []),
+            Move(section: "Foil", name: "Foil", rows: 6, handEdits: []),
             Move(
-                section: "@AppStorage", fixture: "AppStorage", moved: "AppStorage", rows: 4,
+                section: "@AppStorage", name: "AppStorage", rows: 4,
                 handEdits: [
                     // The enum a property holds adopts the protocol (the compiler names it).
                     (
@@ -96,23 +101,21 @@ struct GuideRewriteTests {
 
     @Test(arguments: Move.all)
     func theTableMovesItsFixtureToTheCompiledClientFile(_ move: Move) throws {
-        let rewrites = try Self.rewrites(section: move.section)
+        let guide = try guideText()
+        let rewrites = try Self.rewrites(section: move.section, in: guide)
         #expect(rewrites.count == move.rows, "the guide's table: \(rewrites)")
         let fixture = try String(
-            contentsOf: Self.root.appendingPathComponent("Tests/Helpers/GuideFixtures/\(move.fixture).swift.txt"),
+            contentsOf: packageRoot.appendingPathComponent("Tests/Helpers/GuideFixtures/\(move.name).swift.txt"),
             encoding: .utf8)
         var result = try Self.rewritten(fixture, by: rewrites)
-        let guide = try String(
-            contentsOf: Self.root.appendingPathComponent("Docs/TypedDefaults.docc/ComingFromOtherLibraries.md"),
-            encoding: .utf8)
         for edit in move.handEdits {
             #expect(result.components(separatedBy: edit.find).count == 2, "the hand edit's place: \(edit.find)")
             result = result.replacingOccurrences(of: edit.find, with: edit.replace)
             #expect(guide.contains(edit.named), "the guide names the hand edit: \(edit.named)")
         }
         let moved = try String(
-            contentsOf: Self.root.appendingPathComponent(
-                "Tests/Helpers/ClientPackage/Sources/typed-defaults-client/MovedFrom\(move.moved).swift"),
+            contentsOf: packageRoot.appendingPathComponent(
+                "Tests/Helpers/ClientPackage/Sources/typed-defaults-client/MovedFrom\(move.name).swift"),
             encoding: .utf8)
         #expect(result == moved)
         // Nothing of the library it left is in the result.
@@ -122,7 +125,7 @@ struct GuideRewriteTests {
             }
             #expect(left.isEmpty, "left of \(word): \(left)")
         }
-        let compiled = try GuideCompilation.typecheck(moved)
+        let compiled = try Compilation(files: [moved])
         #expect(compiled.status == 0, "\(compiled.output)")
         #expect(!compiled.output.contains("warning:"), "\(compiled.output)")
     }
@@ -131,7 +134,7 @@ struct GuideRewriteTests {
     /// `UserDefaults.standard` into `UserDefaults[.standard]` and `Defaults.observe(` into
     /// `Defaults[.observ]e(`, and left the store's own properties as keys.
     @Test func swiftyUserDefaultsRowsLeaveWhatIsNotAKeyAlone() throws {
-        let rewrites = try Self.rewrites(section: "SwiftyUserDefaults")
+        let rewrites = try Self.rewrites(section: "SwiftyUserDefaults", in: try guideText())
         let untouched = [
             #"UserDefaults.standard.set(1, forKey: "x")"#, "Defaults.removeAll()", "let prefix = Defaults.keyPrefix",
             "Defaults.storage.synchronize()", "let other = AppDefaults.count",
@@ -150,21 +153,16 @@ struct GuideRewriteTests {
 /// warnings as errors) and type-checks for iOS against the real SDK, SwiftUI included.
 @Suite("The guide's Foil and @AppStorage code is the code CI compiles")
 struct GuideSnippetTests {
-    private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-
     /// `text`'s lines without their leading white space, blank lines dropped.
     private static func normalized(_ text: some StringProtocol) -> [String] {
         text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
     @Test func everyTypedDefaultsBlockOfTheFoilAndAppStorageSectionsIsCompiled() throws {
-        let guide = try String(
-            contentsOf: Self.root.appendingPathComponent("Docs/TypedDefaults.docc/ComingFromOtherLibraries.md"),
-            encoding: .utf8)
+        let guide = try guideText()
         let compiled = Self.normalized(
             try String(
-                contentsOf: Self.root.appendingPathComponent(
+                contentsOf: packageRoot.appendingPathComponent(
                     "Tests/Helpers/ClientPackage/Sources/typed-defaults-client/GuideSnippets.swift"),
                 encoding: .utf8))
         let sections = try #require(guide.range(of: "## Foil\n")).lowerBound
