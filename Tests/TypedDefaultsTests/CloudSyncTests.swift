@@ -556,7 +556,7 @@ struct CloudSyncTests {
         try withReportedErrors { reported in try flushSeveralRefusedValues(reported) }
     }
 
-    private func flushSeveralRefusedValues(_ reported: Recorder<DefaultsError>) throws {
+    private func flushSeveralRefusedValues(_ reported: ReportedErrors) throws {
         let cloud = FakeCloud()
         let time = SimulatedClock()
         let app = SimulatedApp(cloud, clock: time.reading(skew: 0))

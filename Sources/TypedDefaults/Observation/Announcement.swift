@@ -19,18 +19,19 @@ struct Announcement {
     }
 
     /// Delivers the change to each receiver, Swift's Observation first: with no lock held, since an
-    /// observer may read and write the store, and call `modify`. A change a callback makes meanwhile is
-    /// delivered after this one (`Observer.deliverHeldBack`). Every numbered change is delivered exactly
+    /// observer may read and write the store, and call `modify`. Both are code that is not the
+    /// library's and run through its one door (`UserCode`): a change an observer or an `onChange` makes
+    /// meanwhile never waits for this one, which this thread has yet to deliver; it is delivered after
+    /// this one (`Observer.deliverHeldBack`). Every numbered change is delivered exactly
     /// once: from the thread that numbered it, straight after its locks are released, or from the end of
     /// the step it was numbered in (`ChangeLog.exclusively`).
     func deliver() {
         tell()
-        // A write nobody observes (the gated write path) has nothing held back.
-        if !observers.isEmpty { Observer.deliverHeldBack() }
+        Observer.deliverHeldBack()
     }
 
     fileprivate func tell() {
-        tracked?.receive(change)
+        if let tracked { UserCode.run { tracked.receive(change) } }
         for observer in observers { observer.receive(change) }
     }
 }
@@ -40,7 +41,7 @@ extension [Announcement] {
     func deliver() {
         guard !isEmpty else { return }
         for announcement in self { announcement.tell() }
-        if contains(where: { !$0.observers.isEmpty }) { Observer.deliverHeldBack() }
+        Observer.deliverHeldBack()
     }
 }
 

@@ -33,11 +33,8 @@ extension DefaultsStore {
         initial: Bool = false,
         _ onChange: @escaping @Sendable (DefaultsChange<Value>) -> Void
     ) -> ObservationToken {
-        let observer = addObserver(of: key, onChange)
-        if initial {
-            let current = self[key]
-            onChange(DefaultsChange(oldValue: current, newValue: current))
-        }
+        let observer = addObserver(of: key, holdingFirstTurn: initial) { change, _ in onChange(change) }
+        if initial { deliverInitialValue(of: key, to: observer, onChange) }
         return ObservationToken(observers: [observer], context: context)
     }
 
@@ -77,11 +74,8 @@ extension DefaultsStore {
         _ onChange: @escaping (DefaultsChange<Value>) -> Void
     ) -> ObservationToken {
         let delivery = Self.delivery(on: isolation, to: onChange)
-        let observer = addObserver(of: key, delivery.send)
-        if initial {
-            let current = self[key]
-            onChange(DefaultsChange(oldValue: current, newValue: current))
-        }
+        let observer = addObserver(of: key, holdingFirstTurn: initial) { change, _ in delivery.send(change) }
+        if initial { deliverInitialValue(of: key, to: observer, onChange) }
         return ObservationToken(observers: [observer], context: context, endDelivery: delivery.end)
     }
 
@@ -103,9 +97,9 @@ extension DefaultsStore {
     ) -> ObservationToken {
         var observers: [Observer] = []
         for key in repeat each keys {
-            observers.append(addObserver(of: key, calling: onChange))
+            observers.append(addObserver(of: key, holdingFirstTurn: initial, calling: onChange))
         }
-        if initial { onChange() }
+        if initial { Observer.deliverFirst(of: observers, through: nil, onChange) }
         return ObservationToken(observers: observers, context: context)
     }
 
@@ -132,9 +126,9 @@ extension DefaultsStore {
         let delivery = Self.delivery(on: isolation, to: onChange)
         var observers: [Observer] = []
         for key in repeat each keys {
-            observers.append(addObserver(of: key, calling: { delivery.send(()) }))
+            observers.append(addObserver(of: key, holdingFirstTurn: initial, calling: { delivery.send(()) }))
         }
-        if initial { onChange() }
+        if initial { Observer.deliverFirst(of: observers, through: nil, onChange) }
         return ObservationToken(observers: observers, context: context, endDelivery: delivery.end)
     }
 
@@ -174,16 +168,21 @@ extension DefaultsStore {
     /// at run time (`swift_allocateMetadataPack`, which exists from iOS 17 and macOS 14 only), so the
     /// variadic `observe` functions make their closures here, one key type at a time.
     private func addObserver<Value>(
-        of key: UserDefaultTypedKey<Value>, calling onChange: @escaping @Sendable () -> Void
+        of key: UserDefaultTypedKey<Value>, holdingFirstTurn: Bool, calling onChange: @escaping @Sendable () -> Void
     ) -> Observer {
-        addObserver(of: key) { (_: DefaultsChange<Value>) in onChange() }
+        addObserver(of: key, holdingFirstTurn: holdingFirstTurn) { (_: DefaultsChange<Value>, _) in onChange() }
     }
 
-    /// Registers a callback for the changes of `key`.
-    private func addObserver<Value>(
-        of key: UserDefaultTypedKey<Value>, _ onChange: @escaping @Sendable (DefaultsChange<Value>) -> Void
-    ) -> Observer {
-        addObserver(of: key) { change, _ in onChange(change) }
+    /// The `initial` call of `observer`, in its first turn: the value as of a number in the write
+    /// order, so that the changes numbered after it follow it, one at a time, and none before it does.
+    private func deliverInitialValue<Value>(
+        of key: UserDefaultTypedKey<Value>, to observer: Observer, _ onChange: (DefaultsChange<Value>) -> Void
+    ) {
+        let current = context.log.currentObject(forName: observer.name)
+        Observer.deliverFirst(of: [observer], through: current.sequence) {
+            let value = Self.value(of: key, from: current.object)
+            onChange(DefaultsChange(oldValue: value, newValue: value))
+        }
     }
 
     /// Registers a callback for the changes of `key`, with each change's number in the storage's order,
@@ -191,11 +190,11 @@ extension DefaultsStore {
     /// actors', streams, publishers) gets a key's changes in the order they were made, never one inside
     /// another's delivery to it.
     private func addObserver<Value>(
-        of key: UserDefaultTypedKey<Value>,
+        of key: UserDefaultTypedKey<Value>, holdingFirstTurn: Bool = false,
         _ onChange: @escaping @Sendable (DefaultsChange<Value>, _ sequence: UInt64) -> Void
     ) -> Observer {
         let observer = Observer(
-            name: registeringStoredName(key), registry: context.observers
+            name: registeringStoredName(key), registry: context.observers, holdingFirstTurn: holdingFirstTurn
         ) {
             change in
             onChange(

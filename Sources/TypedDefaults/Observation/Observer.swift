@@ -29,10 +29,16 @@ final class Observer: ChangeReceiver, @unchecked Sendable {
     /// that cancels its own token does not wait for itself.
     private let calls = ConditionLocked<(isCancelled: Bool, running: [ObjectIdentifier: Int])>((false, [:]))
 
-    init(name: String, registry: ObserverRegistry, callback: @escaping @Sendable (ObjectChange) -> Void) {
+    /// `holdingFirstTurn`: the observer's first turn is its registrar's, for the `initial` call
+    /// (`deliverFirst`): no change reaches the callback before that call has run.
+    init(
+        name: String, registry: ObserverRegistry, holdingFirstTurn: Bool = false,
+        callback: @escaping @Sendable (ObjectChange) -> Void
+    ) {
         self.name = name
         self.registry = registry
         self.callback = callback
+        if holdingFirstTurn { turns.withLockedValue(waking: false) { $0.isDelivering = true } }
     }
 
     /// `sequence` was committed for this observer, in the storage's write order (`held`), where the
@@ -41,49 +47,88 @@ final class Observer: ChangeReceiver, @unchecked Sendable {
         turns.withLockedValue(waking: false) { $0.expected.append(sequence) }
     }
 
+    /// Runs `body`, the `initial` call, in the first turn each of `observers` was made with, then hands
+    /// their turns on: changes committed meanwhile wait for it (as they wait for any callback of the
+    /// observer), and those numbered up to `through`, which the initial value already holds, are not
+    /// delivered.
+    static func deliverFirst(of observers: [Observer], through sequence: UInt64?, _ body: () -> Void) {
+        let starts = observers.contains { observer in observer.calls.withLockedValue { !$0.isCancelled } }
+        if starts { UserCode.run(body) }
+        for observer in observers {
+            observer.turns.withLockedValue { turns in
+                if let sequence { turns.deliveredThrough = sequence }
+                turns.isDelivering = false
+            }
+        }
+        deliverHeldBack()
+    }
+
     /// Delivers `change` on this thread once every change committed for this observer before it has been
-    /// delivered; returns after its callback has run. Inside a callback (of any observer), it never
-    /// waits: a change that is not next is held back, and this thread delivers it once it is done
-    /// announcing (`deliverHeldBack`).
+    /// delivered; returns after its callback has run. Inside user code (any callback, `onChange`, a
+    /// handler), it never waits: a change that is not next is held back, and this thread delivers it
+    /// once it is out and done announcing (`deliverHeldBack`).
     func receive(_ change: ObjectChange) {
-        let thread = ObjectIdentifier(Thread.current)
-        if Self.threads.withLockedValue({ $0[thread] != nil }) {
-            if takeTurn(for: change.sequence, waiting: false) {
-                deliverInTurn(change)
-            } else {
-                Self.threads.withLockedValue { $0[thread]?.heldBack.append((self, change)) }
+        if UserCode.isRunning {
+            switch takeTurn(for: change.sequence, waiting: false) {
+            case .deliver: deliverInTurn(change)
+            case .skip: break
+            case .notNow:
+                let thread = ObjectIdentifier(Thread.current)
+                Self.heldBack.withLockedValue { $0[thread, default: []].append((self, change)) }
+                UserCode.setHoldsBack(true)
             }
             return
         }
-        _ = takeTurn(for: change.sequence, waiting: true)
-        deliverInTurn(change)
+        if takeTurn(for: change.sequence, waiting: true) == .deliver { deliverInTurn(change) }
     }
 
-    /// Delivers the changes this thread made inside the callbacks it ran that were not next then, once it
-    /// is out of every callback: called at the end of each announcement, after the changes announced
-    /// (which were numbered before any change a callback made).
+    /// Delivers the changes this thread made inside user code that were not next then, once it is out
+    /// of every call into user code: called at the end of each announcement, after the changes
+    /// announced (which were numbered before any change user code made meanwhile).
     static func deliverHeldBack() {
+        guard UserCode.mustDeliverHeldBack else { return }
         let thread = ObjectIdentifier(Thread.current)
-        while let (observer, change) = threads.withLockedValue({ $0[thread]?.takeFirstHeldBack() }) {
-            _ = observer.takeTurn(for: change.sequence, waiting: true)
-            observer.deliverInTurn(change)
+        while let (observer, change) = heldBack.withLockedValue({ Self.takeFirst(from: &$0[thread, default: []]) }) {
+            if observer.takeTurn(for: change.sequence, waiting: true) == .deliver { observer.deliverInTurn(change) }
+            // A callback there may have held more back: they are in the table, taken in turn.
         }
-        threads.withLockedValue { threads in
-            if threads[thread]?.isIdle == true { threads[thread] = nil }
-        }
+        heldBack.withLockedValue { $0[thread] = nil }
+        UserCode.setHoldsBack(false)
     }
+
+    /// The held-back change with the lowest number: each observer's in its order.
+    private static func takeFirst(from changes: inout [(observer: Observer, change: ObjectChange)])
+        -> (Observer, ObjectChange)?
+    {
+        guard let first = changes.indices.min(by: { changes[$0].change.sequence < changes[$1].change.sequence }) else {
+            return nil
+        }
+        let taken = changes.remove(at: first)
+        return (taken.observer, taken.change)
+    }
+
+    private enum Turn { case deliver, skip, notNow }
 
     /// Takes the turn to deliver change `sequence`: once it is the first change not delivered and no
-    /// other callback of this observer runs. Without `waiting`, only if that holds now.
-    private func takeTurn(for sequence: UInt64, waiting: Bool) -> Bool {
+    /// other callback of this observer runs. Without `waiting`, only if that holds now. A change the
+    /// initial call's value already held is skipped.
+    private func takeTurn(for sequence: UInt64, waiting: Bool) -> Turn {
         func isTurn(_ turns: DeliveryTurns) -> Bool { !turns.isDelivering && turns.expected.first == sequence }
         if waiting { turns.wait(until: isTurn) }
-        return turns.withLockedValue(waking: false) { turns in
-            guard isTurn(turns) else { return false }
-            turns.isDelivering = true
+        var skipped = false
+        let turn = turns.withLockedValue(waking: false) { turns -> Turn in
+            guard isTurn(turns) else { return .notNow }
             turns.expected.removeFirst()
-            return true
+            if sequence <= turns.deliveredThrough {
+                skipped = true
+                return .skip
+            }
+            turns.isDelivering = true
+            return .deliver
         }
+        // The next change's deliverer waits for this one's turn to pass.
+        if skipped { turns.withLockedValue { _ in } }
+        return turn
     }
 
     /// Runs the callback for `change`, whose turn this thread holds, then hands the turn on.
@@ -101,9 +146,7 @@ final class Observer: ChangeReceiver, @unchecked Sendable {
         }
         guard starts else { return }
 
-        Self.threads.withLockedValue { $0[thread, default: ThreadDeliveries()].depth += 1 }
-        callback(change)
-        Self.threads.withLockedValue { $0[thread]?.depth -= 1 }
+        UserCode.run { callback(change) }
 
         calls.withLockedValue { calls in
             calls.running[thread, default: 1] -= 1
@@ -111,15 +154,15 @@ final class Observer: ChangeReceiver, @unchecked Sendable {
         }
     }
 
-    /// Each thread running a callback of any observer now, or holding changes it made inside one.
-    private static let threads = Locked<[ObjectIdentifier: ThreadDeliveries]>([:])
+    /// The changes each thread made inside user code that were not next then, which it delivers once out.
+    private static let heldBack = Locked<[ObjectIdentifier: [(observer: Observer, change: ObjectChange)]]>([:])
 
     /// Stops deliveries; with `waiting`, also waits for the ones running on other threads.
     func cancel(waiting: Bool) {
         let thread = ObjectIdentifier(Thread.current)
         // Inside a callback, waiting could deadlock: two callbacks on two threads that cancel each
         // other's observation would each wait for the other to return.
-        let mayWait = waiting && Self.threads.withLockedValue { ($0[thread]?.depth ?? 0) == 0 }
+        let mayWait = waiting && !UserCode.isRunning
         let wasCancelled = calls.withLockedValue { calls in
             defer { calls.isCancelled = true }
             return calls.isCancelled
@@ -135,24 +178,6 @@ struct DeliveryTurns {
     /// Increasing: appended in the storage's write order.
     var expected: [UInt64] = []
     var isDelivering = false
-}
-
-/// What a thread delivering changes holds: how deep in callbacks it is, and the changes it made inside
-/// them that were not next then, which it delivers once its outermost callback returns.
-struct ThreadDeliveries {
-    var depth = 0
-    var heldBack: [(observer: Observer, change: ObjectChange)] = []
-
-    var isIdle: Bool { depth == 0 && heldBack.isEmpty }
-
-    /// Out of every callback, the held-back change with the lowest number: each observer's in its order.
-    mutating func takeFirstHeldBack() -> (Observer, ObjectChange)? {
-        guard depth == 0,
-            let first = heldBack.indices.min(by: { heldBack[$0].change.sequence < heldBack[$1].change.sequence })
-        else {
-            return nil
-        }
-        let taken = heldBack.remove(at: first)
-        return (taken.observer, taken.change)
-    }
+    /// The last change the `initial` call's value held: changes up to it are not delivered again.
+    var deliveredThrough: UInt64 = 0
 }

@@ -82,23 +82,98 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Where errors that no caller can catch (a save in the background, a subscript write) go.
+///
+/// Reports are queued where they arise and handed to the handler one at a time, in the order they came,
+/// on the library's report queue: never inside a lock of the library or a one-time initializer, so a
+/// handler may read and write settings, even the very suite whose first use reported. What is queued
+/// when the process exits normally is handed over at exit (waiting at most two seconds for a handler
+/// that runs then).
 public enum ErrorReporting {
     private static let handler = Locked<(@Sendable (DefaultsError) -> Void)?>(nil)
+    /// Reports not handed over yet, whether a hand-over is scheduled, and the thread handing them over.
+    private static let queued = ConditionLocked(ReportsQueued())
+    private static let queue = DispatchQueue(label: "TypedDefaults.reports")
+    /// What is queued at a normal exit is handed over then: registered with the first report.
+    private static let handOverAtExit: Void = { atexit { ErrorReporting.handOverAtExit(waiting: 2) } }()
 
     /// Sets the function that receives errors no caller can catch: saves in the background and at
     /// exit, and writes through a subscript or wrapper. `nil`, the default, prints them to standard
-    /// error.
+    /// error. The handler runs on the library's report queue, one report at a time, a moment after the
+    /// error (see ``ErrorReporting``).
     public static func setHandler(_ newHandler: (@Sendable (DefaultsError) -> Void)?) {
         handler.withLockedValue { $0 = newHandler }
     }
 
+    /// Queues `error` for the handler; returns at once, whatever locks the caller holds.
     static func report(_ error: any Error) {
         let defaultsError =
             error as? DefaultsError ?? .saveFailed(suite: "?", reason: String(describing: error))
-        if let current = handler.withLockedValue({ $0 }) {
-            current(defaultsError)
-        } else {
-            FileHandle.standardError.write(Data((defaultsError.description + "\n").utf8))
+        _ = handOverAtExit
+        let schedules = queued.withLockedValue(waking: false) { queued -> Bool in
+            queued.reports.append(defaultsError)
+            defer { queued.isScheduled = true }
+            return !queued.isScheduled
         }
+        if schedules { queue.async { handOver() } }
+    }
+
+    /// Returns once every error reported before the call has been handed to the handler (or printed).
+    /// Inside a handler it returns at once: the reports after the running one wait for it.
+    package static func waitForQueuedReports() {
+        let thread = ObjectIdentifier(Thread.current)
+        queued.wait { $0.deliverer == thread || (!$0.isScheduled && $0.reports.isEmpty) }
+    }
+
+    /// Hands the queued reports over, one at a time, on this thread (the report queue's).
+    private static func handOver() {
+        let thread = ObjectIdentifier(Thread.current)
+        while let report = queued.withLockedValue({ $0.next(for: thread) }) {
+            hand(report)
+        }
+    }
+
+    /// At exit: waits up to `seconds` for a hand-over under way on another thread, then hands over what
+    /// is left on this one (the exiting thread may be the report queue's, inside a handler).
+    static func handOverAtExit(waiting seconds: TimeInterval) {
+        let thread = ObjectIdentifier(Thread.current)
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        guard queued.wait(until: { $0.deliverer == nil || $0.deliverer == thread }, before: deadline) else { return }
+        while let report = queued.withLockedValue({ $0.next(for: thread, atExit: true) }) {
+            hand(report)
+        }
+    }
+
+    /// Through the one door for code that is not the library's (`UserCode`); what the handler writes
+    /// to observed names is delivered once it returns.
+    private static func hand(_ report: DefaultsError) {
+        if let current = handler.withLockedValue({ $0 }) {
+            UserCode.run { current(report) }
+            Observer.deliverHeldBack()
+        } else {
+            FileHandle.standardError.write(Data((report.description + "\n").utf8))
+        }
+    }
+}
+
+/// The reports waiting for the handler, in the order they came.
+private struct ReportsQueued {
+    var reports: [DefaultsError] = []
+    var isScheduled = false
+    /// The thread handing reports over now; nil between two hand-overs.
+    var deliverer: ObjectIdentifier?
+
+    /// The next report for `thread` to hand over, nil when none is left (or another thread hands over:
+    /// the exit-time hand-over took the queue). At exit, this thread takes the queue and keeps it.
+    mutating func next(for thread: ObjectIdentifier, atExit: Bool = false) -> DefaultsError? {
+        guard deliverer == nil || deliverer == thread else { return nil }
+        guard !reports.isEmpty else {
+            if !atExit {
+                isScheduled = false
+                deliverer = nil
+            }
+            return nil
+        }
+        deliverer = thread
+        return reports.removeFirst()
     }
 }

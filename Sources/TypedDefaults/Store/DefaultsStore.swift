@@ -184,14 +184,19 @@ public final class DefaultsStore: Sendable {
         let name = nameInStorage(key)
         let binding = context.bind(key, as: name)
         return try context.log.exclusively(context.prepareDomain(), refusingNested: "modify") {
-            var value = Self.value(of: key, from: context.read(key, as: name, bound: binding))
-            try transform(&value)
+            let readObject = context.read(key, as: name, bound: binding)
+            var value = Self.value(of: key, from: readObject)
+            try UserCode.run(insideStep: true) { try transform(&value) }
             let object = value.userDefaultsObject
             if object == nil, !Self.isNil(value) {
                 throw DefaultsError.unconvertibleValue(key: name, type: unconvertibleDescription(value))
             }
+            // A value the transform left as it read is stored (as before), but no change: announced, an
+            // `onChange` that calls `modify` again would hear it and call it again, without end.
+            let unchanged = object.map { propertyListsEqual(readObject, $0, by: .exact) } ?? (readObject == nil)
             // On the step's thread: kept by the step, announced when it ends, once its locks are released.
-            let unannounced = context.log.commit(object, forName: name, tracked: binding.tracked)
+            let commit = { self.context.log.commit(object, forName: name, tracked: binding.tracked) }
+            let unannounced = unchanged ? Propagation.$isOn.withValue(false, operation: commit) : commit()
             assert(unannounced == nil, "a change numbered in a step is the step's to announce")
             return value
         }

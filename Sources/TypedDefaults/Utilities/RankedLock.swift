@@ -89,7 +89,19 @@ enum LockOrder {
             if let index = ranks.lastIndex(of: rank) { ranks.remove(at: index) }
             held = ranks
         }
+
+        /// User code ranks below every lock (`UserCode`): it runs with none held, but a step's own turn
+        /// (`modify`'s transform runs inside it, on purpose) when `insideStep`.
+        static func checkUserCodeMayRun(insideStep: Bool) {
+            let ranks = held
+            let allowed: Set<LockRank> = insideStep ? [.modify, .saving, .suiteFile, .bringingIn] : []
+            if let taken = ranks.first(where: { !allowed.contains($0) }) {
+                preconditionFailure(
+                    "TypedDefaults lock order: code that is not the library's called while holding \(taken)")
+            }
+        }
     #else
+        @inline(__always) static func checkUserCodeMayRun(insideStep: Bool) {}
         @inline(__always) static func willTake(_ rank: LockRank) {}
         @inline(__always) static func didRelease(_ rank: LockRank) {}
     #endif

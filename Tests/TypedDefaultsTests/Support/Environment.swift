@@ -71,12 +71,25 @@ func pollUntil(_ limit: TimeInterval = waitLimit, _ condition: () throws -> Bool
 /// turns, so that one test's handler (or its removal) never takes another's reports.
 private let reportingTurn = NSLock()
 
-/// Runs `body` with what `ErrorReporting` reports meanwhile recorded, holding the turn.
-func withReportedErrors(_ body: (Recorder<DefaultsError>) throws -> Void) rethrows {
+/// Runs `body` with what `ErrorReporting` reports meanwhile recorded, holding the turn. Reports reach
+/// the handler on the library's report queue a moment after the error: `all` waits for those queued.
+func withReportedErrors(_ body: (ReportedErrors) throws -> Void) rethrows {
     reportingTurn.lock()
     defer { reportingTurn.unlock() }
-    let reported = Recorder<DefaultsError>()
-    ErrorReporting.setHandler { reported.append($0) }
-    defer { ErrorReporting.setHandler(nil) }
+    let reported = ReportedErrors()
+    ErrorReporting.setHandler { reported.recorder.append($0) }
+    defer {
+        ErrorReporting.waitForQueuedReports()
+        ErrorReporting.setHandler(nil)
+    }
     try body(reported)
+}
+
+/// What the handler got, once every report queued before the question has been handed over.
+final class ReportedErrors: Sendable {
+    let recorder = Recorder<DefaultsError>()
+    var all: [DefaultsError] {
+        ErrorReporting.waitForQueuedReports()
+        return recorder.all
+    }
 }

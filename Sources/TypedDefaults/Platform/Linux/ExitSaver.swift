@@ -32,6 +32,9 @@
             for saver in savers.compactMap(\.saver) {
                 saver.saveAtExit()
             }
+            // What the saves reported: registered after the first report, `ErrorReporting`'s own exit
+            // hook may have run before this one.
+            ErrorReporting.handOverAtExit(waiting: LinuxSaver.exitWait)
         }
     }
 #endif

@@ -38,6 +38,9 @@
                 queueBringIn(saved.changedElsewhere, saving: saved.changes, in: &save)
                 return saved.notice
             } catch {
+                // Another process holds the file's lock (one stopped mid-save holds it for good): the
+                // writes stay pending, and the save is tried again.
+                if case FileFailure.timedOut = error { SaveScheduler.shared.schedule(self, after: Self.saveDelay * 10) }
                 throw reported(error)
             }
         }

@@ -180,15 +180,26 @@
         static let watcherDelayForTests =
             ProcessInfo.processInfo.environment["TYPED_DEFAULTS_TEST_WATCHER_DELAY"].flatMap(TimeInterval.init) ?? 0
 
+        /// How soon a change the watcher saw while the suite's save turn was taken is looked at again.
+        static let lookAgainDelay: TimeInterval = 0.05
+
         /// Called by the watcher when the file may have changed: brings in what someone else saved.
         func fileMayHaveChanged() {
             guard let file else { return }
             if Self.watcherDelayForTests > 0 { Thread.sleep(forTimeInterval: Self.watcherDelayForTests) }
-            let mustPutBack = saves.withSaving { save in
+            // Tried, never waited for: the watcher serves every suite, and this one's save may wait for
+            // another process's file lock. Looked at again a moment later, until the turn is free.
+            let looked = saves.withSavingIfFree { save in
                 if let state = try? look(at: file, movingAsideUnreadable: false, in: &save) {
                     queueBringIn(state.changedElsewhere, in: &save)
                 }
                 return !save.putBacks.isEmpty
+            }
+            guard let mustPutBack = looked else {
+                DispatchQueue.global().asyncAfter(deadline: .now() + Self.lookAgainDelay) { [weak self] in
+                    self?.fileMayHaveChanged()
+                }
+                return
             }
             bringInQueuedAndDeliver()
             if mustPutBack { SaveScheduler.shared.schedule(self, after: Self.saveDelay) }

@@ -32,14 +32,29 @@
             }
         }
 
+        /// `withSaving` if the turn is free now; nil otherwise. For the watcher, which serves every suite
+        /// and must never wait for one suite's save (it may wait for another process's file lock).
+        func withSavingIfFree<Result>(_ body: (inout SaveState) throws -> Result) rethrows -> Result? {
+            try saving.withLockedValueIfFree { save in
+                holder.withLockedValue { $0.thread = ObjectIdentifier(Thread.current) }
+                defer { holder.withLockedValue { $0 = (nil, false) } }
+                return try LockOrder.holding(.saving) { try body(&save) }
+            }
+        }
+
+        /// How long a save waits for the suite's file lock, which another process holds, before it gives
+        /// up and says so (`FileFailure.timedOut`): the writes stay pending for the next save.
+        static let fileLockWait: TimeInterval = 5
+
         /// `body` holding `file`'s lock as well, recorded for the exit-time save. `save` is the turn's
-        /// state, handed on to `body`: only a holder of the turn has it to give.
+        /// state, handed on to `body`: only a holder of the turn has it to give. Gives up after
+        /// `fileLockWait` (another process that stopped mid-save holds the lock for good).
         func withFileLock<Result>(
             _ file: SuiteFile, in save: inout SaveState,
             _ body: (inout SaveState, borrowing FileLockHeld) throws -> Result
         ) throws -> Result {
             try LockOrder.holding(.suiteFile) {
-                try file.withLock { locked in
+                try file.withLock(before: Date(timeIntervalSinceNow: Self.fileLockWait)) { locked in
                     holder.withLockedValue { $0.holdsFileLock = true }
                     defer { holder.withLockedValue { $0.holdsFileLock = false } }
                     return try body(&save, locked)

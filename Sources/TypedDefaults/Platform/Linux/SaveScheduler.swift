@@ -2,7 +2,10 @@
     import Foundation
 
     /// Runs each saver's save a moment after its first pending write: the timer on a thread of its own
-    /// for the process, each save on a thread of its own, at most one at a time per saver. Not on
+    /// for the process, the saves on a few threads of their own (`maxSaveThreads`), at most one at a
+    /// time per saver. A save waits for another process's file lock for `SaveLock.fileLockWait` at most,
+    /// so a suite whose lock is held delays the others by no more than that, and only when every save
+    /// thread waits so. Not on
     /// Dispatch's global queues, which an app can keep busy (CPU-bound or blocked `.utility` work starved
     /// them, and a process killed seconds after a write had not saved it); and not on the timer's thread,
     /// where a suite whose file lock another process holds (stopped, or in a debugger, mid-save) stalled
@@ -14,8 +17,15 @@
         }
 
         static let shared = SaveScheduler()
-        /// The saves to run, each when its deadline comes, and the savers whose save runs now.
-        private let due = ConditionLocked<(saves: [Due], running: Set<ObjectIdentifier>)>(([], []))
+        /// The saves to run, each when its deadline comes, the savers whose save runs now or waits for a
+        /// save thread (`ready`, in order), and how many save threads there are and wait for work.
+        private let due = ConditionLocked(
+            (
+                saves: [Due](), running: Set<ObjectIdentifier>(), ready: [LinuxSaver](), threads: 0,
+                idleThreads: 0
+            ))
+        /// The most save threads the process runs: a thousand suites written at once are saved by these.
+        static let maxSaveThreads = 4
         /// How soon a save that came due while the saver's previous one still ran is looked at again.
         private static let retryDelay: TimeInterval = 0.05
 
@@ -34,7 +44,7 @@
             while true {
                 due.wait { !$0.saves.isEmpty }
                 let now = Date()
-                let ready = due.withLockedValue { due -> [LinuxSaver]? in
+                let newThreads = due.withLockedValue { due -> Int? in
                     guard due.saves.contains(where: { $0.deadline <= now }) else { return nil }
                     var ready: [LinuxSaver] = []
                     for entry in due.saves where entry.deadline <= now {
@@ -50,28 +60,47 @@
                     }
                     ready.removeAll { due.running.contains(ObjectIdentifier($0)) }
                     for saver in ready { due.running.insert(ObjectIdentifier(saver)) }
-                    return ready
+                    due.ready += ready
+                    // A thread more for each save no idle thread will take, while there is room.
+                    let starts = max(0, min(due.ready.count - due.idleThreads, Self.maxSaveThreads - due.threads))
+                    due.threads += starts
+                    return starts
                 }
-                guard let ready else {
+                guard let newThreads else {
                     // Nothing due yet: wait for the first deadline, or for an earlier one scheduled meanwhile.
                     let next = due.withLockedValue { $0.saves.map(\.deadline).min() } ?? now
                     due.wait(until: { $0.saves.contains { $0.deadline < next } }, before: next)
                     continue
                 }
-                for saver in ready { start(saver) }
+                for _ in 0..<newThreads { startSaveThread() }
             }
         }
 
-        /// Runs `saver`'s save on a thread of its own, with no lock held (a save may tell observers of
-        /// what it brought in): one suite waiting for its file's lock delays no other suite's save.
-        private func start(_ saver: LinuxSaver) {
+        /// A save thread: runs the ready savers' saves, one after another, with no lock held (a save may
+        /// tell observers of what it brought in), for the rest of the process.
+        private func startSaveThread() {
             let thread = Thread { [self] in
-                do {
-                    try saver.flush()
-                } catch {
-                    ErrorReporting.report(error)
+                while true {
+                    due.withLockedValue { $0.idleThreads += 1 }
+                    due.wait { !$0.ready.isEmpty }
+                    guard
+                        let saver = due.withLockedValue({ due -> LinuxSaver? in
+                            guard !due.ready.isEmpty else { return nil }
+                            due.idleThreads -= 1
+                            return due.ready.removeFirst()
+                        })
+                    else {
+                        // Another thread took it first.
+                        due.withLockedValue { $0.idleThreads -= 1 }
+                        continue
+                    }
+                    do {
+                        try saver.flush()
+                    } catch {
+                        ErrorReporting.report(error)
+                    }
+                    due.withLockedValue { _ = $0.running.remove(ObjectIdentifier(saver)) }
                 }
-                due.withLockedValue { _ = $0.running.remove(ObjectIdentifier(saver)) }
             }
             thread.name = "TypedDefaults save"
             thread.start()

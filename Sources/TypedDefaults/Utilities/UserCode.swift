@@ -1,0 +1,53 @@
+import Foundation
+
+/// The one door through which the library calls code that is not its own: observer callbacks and their
+/// `initial` call, Swift Observation's registrar (and so `onChange`), `updates` and publisher consumers
+/// (through their observers), error handlers, and `modify`'s transform.
+///
+/// Through it, (a) debug builds check that the thread holds no lock of the library (user code ranks
+/// below every lock: it may take any of them, so none may be held around it), except the turn of the
+/// step that runs the code on purpose (`modify`'s transform runs inside its step), and (b) the thread
+/// is marked as inside user code, so that the callback rules hold for all of it: such a thread never
+/// waits for an observer's turn, and what it writes out of turn is held back and delivered by that
+/// thread once it is out (`Observer`).
+enum UserCode {
+    /// What the thread is in, kept per thread without a lock: a write that nobody observes still tells
+    /// Swift's Observation through this door, and Foundation's per-thread dictionary or a locked table
+    /// cost hundreds of instructions a write (the gated path).
+    private static let depthKey: pthread_key_t = {
+        var key = pthread_key_t()
+        // Without a key nothing is marked: the callback rules then fall back to waiting for turns.
+        _ = pthread_key_create(&key, nil)
+        return key
+    }()
+
+    /// The thread's mark: twice how many calls into user code it is inside now, plus one while it
+    /// holds changes back (`Observer`) that it must deliver once out.
+    @inline(__always)
+    private static var mark: Int {
+        get { Int(bitPattern: pthread_getspecific(depthKey)) }
+        set { _ = pthread_setspecific(depthKey, UnsafeRawPointer(bitPattern: newValue)) }
+    }
+
+    /// Whether this thread runs user code now (a callback, a handler, an `onChange`), at any depth.
+    static var isRunning: Bool { mark > 1 }
+
+    /// Whether this thread is out of every call into user code and holds changes back to deliver.
+    static var mustDeliverHeldBack: Bool { mark == 1 }
+
+    /// This thread holds changes back (or, with `false`, no longer does).
+    static func setHoldsBack(_ holds: Bool) {
+        mark = mark & ~1 | (holds ? 1 : 0)
+    }
+
+    /// Runs `body`, code that is not the library's, with this thread marked as inside user code.
+    /// `insideStep`: the code runs inside a step's turn on purpose (`modify`'s transform), whose locks it
+    /// may hold; the write order, which every write takes, it may not.
+    @inline(__always)
+    static func run<Result>(insideStep: Bool = false, _ body: () throws -> Result) rethrows -> Result {
+        LockOrder.checkUserCodeMayRun(insideStep: insideStep)
+        mark += 2
+        defer { mark -= 2 }
+        return try body()
+    }
+}
