@@ -204,3 +204,135 @@ struct UserCodeDoorTests {
         }
     }
 }
+
+#if os(Linux)
+    /// The same rules where the report comes from a suite's first use in a real process: an error
+    /// handler that reads and writes the suite is set before that first use, which reports.
+    @Suite("An error handler may use the store whose first use reported")
+    struct HandlerAtFirstUseTests {
+        /// A suite whose folder cannot be watched (the home is a file). Before, the report ran while the
+        /// saver held its `prepared` lock, which the handler's read took again: the probe hung (2 of 2).
+        @Test func aSuiteThatCannotBeWatched() throws {
+            try withTemporaryFolder { root in
+                let file = root.appendingPathComponent("home-is-a-file")
+                try Data("x".utf8).write(to: file)
+                let output = try ProbeProcess.run(
+                    ["handler-reads", uniqueSuiteName()], environment: ["HOME": file.path],
+                    unsetting: ["XDG_CONFIG_HOME"])
+                #expect(output.status == 0, "\(output.lines) \(output.standardError.suffix(300))")
+                #expect(
+                    output.lines == ["handled 1", "count 1, handled 1", "done"], "\(output.standardError.suffix(300))")
+            }
+        }
+
+        /// `Defaults` when the standard suite's file is refused at launch (a reference cycle). Before, the
+        /// report ran inside the standard context's one-time initializer, which the handler's `Defaults`
+        /// entered again: the probe hung (3 of 3).
+        @Test(arguments: [ExpandingFile.cycle, .deepNesting])
+        func theStandardSuitesFileRefusedAtLaunch(_ kind: ExpandingFile) throws {
+            try withTemporaryFolder { folder in
+                try kind.bytes.write(to: folder.appendingPathComponent("typed-defaults-probe.plist"))
+                let output = try ProbeProcess.run(
+                    ["handler-reads", "-"], environment: ["XDG_CONFIG_HOME": folder.path])
+                #expect(output.status == 0, "\(output.lines) \(output.standardError.suffix(300))")
+                #expect(
+                    output.lines == ["handled 1", "count 1, handled 1", "done"], "\(output.standardError.suffix(300))")
+            }
+        }
+    }
+
+    /// A suite whose file lock another process holds (as one stopped mid-save does) delays only its own
+    /// saves: this process's other suites save on time and hear other processes' saves. Before, the held
+    /// suite's save waited for the lock with no deadline, holding the suite's save turn, and the one
+    /// watcher thread of the process waited for that turn once the file changed: another process's saves
+    /// of any suite went unheard until the lock was released (5.0 s, 2 of 2).
+    @Suite("One locked suite never stalls another")
+    struct LockedSuiteTests {
+        @Test func aSuiteWhoseLockIsHeldElsewhereStallsNoOtherSuite() throws {
+            try withProcessSuite { held in
+                try withProcessSuite { other in
+                    try withProcessSuite { mine in
+                        try withReportedErrors { reported in
+                            try check(held: held, other: other, mine: mine, reported)
+                        }
+                    }
+                }
+            }
+        }
+
+        private func check(held: String, other: String, mine: String, _ reported: ReportedErrors) throws {
+            let key = UserDefaultTypedKey<Int>("lockedSuiteValue", defaultValue: 0)
+            let heldStore = try #require(DefaultsStore(suiteName: held))
+            let otherStore = try #require(DefaultsStore(suiteName: other))
+            let myStore = try #require(DefaultsStore(suiteName: mine))
+            _ = otherStore[key]
+            let heard = Recorder<Int>()
+            let token = otherStore.observe(key) { heard.append($0.newValue) }
+            defer { token.cancel() }
+
+            // "Another process" holds the held suite's lock: a lock of its own on the lock file.
+            let lockPath = testConfigHome.appendingPathComponent(".\(held).plist.lock").path
+            let descriptor = open(lockPath, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+            try #require(descriptor >= 0)
+            try #require(flock(descriptor, LOCK_EX) == 0)
+            var locked = true
+            defer {
+                if locked { _ = flock(descriptor, LOCK_UN) }
+                close(descriptor)
+            }
+
+            // The save's first step under the lock is to open the lock file: seen here, it then waits.
+            let opens = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+            try #require(opens >= 0)
+            defer { close(opens) }
+            try #require(inotify_add_watch(opens, lockPath, UInt32(IN_OPEN)) >= 0)
+            heldStore[key] = 1
+            var event = [UInt8](repeating: 0, count: 4096)
+            #expect(pollUntil { read(opens, &event, event.count) > 0 }, "the held suite's save never began")
+            // Its file changes all along (the holder replaces it): the watcher wakes for the held suite
+            // again and again while this process's save of it waits for the lock.
+            let replacing = Locked(true)
+            let heldFile = testConfigHome.appendingPathComponent("\(held).plist")
+            let replacer = Thread {
+                var round = 0
+                while replacing.withLockedValue({ $0 }) {
+                    round += 1
+                    let data = try? PropertyListSerialization.data(
+                        fromPropertyList: ["elsewhere": round], format: .binary, options: 0)
+                    try? data?.write(to: heldFile, options: .atomic)
+                    usleep(20_000)
+                }
+            }
+            replacer.start()
+            defer { replacing.withLockedValue { $0 = false } }
+
+            // Another process saves the other suite: heard within the documented 200 ms (2 s allowed here).
+            let writer = try ProbeProcess(["set-on-line", other, "lockedSuiteValue"])
+            #expect(writer.waitForLine("ready"))
+            try writer.send("go")
+            #expect(writer.waitForLine("saved"))
+            let started = Date()
+            #expect(pollUntil(2) { heard.all.last == 1 && otherStore[key] == 1 }, "heard \(heard.all)")
+            let heardAfter = Date().timeIntervalSince(started)
+            _ = writer.finish()
+
+            // This process's other suite saves on time: on disk within 2 s of the write.
+            myStore[key] = 5
+            let myFile = testConfigHome.appendingPathComponent("\(mine).plist")
+            #expect(pollUntil(2) { propertyList(at: myFile)?["lockedSuiteValue"] as? Int == 5 })
+
+            // The held suite's save gives up after its wait and says so; the write stays pending.
+            #expect(
+                pollUntil(waitLimit) {
+                    reported.recorder.all.contains { "\($0)".contains("stayed locked by another process") }
+                }, "\(reported.recorder.all)")
+            #expect(heldStore[key] == 1)
+            _ = flock(descriptor, LOCK_UN)
+            locked = false
+            replacing.withLockedValue { $0 = false }
+            // Released, the write is saved after all, with what the holder saved.
+            #expect(pollUntil(waitLimit) { propertyList(at: heldFile)?["lockedSuiteValue"] as? Int == 1 })
+            #expect(heardAfter < 2)
+        }
+    }
+#endif

@@ -263,13 +263,12 @@ final class NameBindings: @unchecked Sendable {
     /// the caller to register in one call. A key whose type or default disagrees with its name's first
     /// key is reported.
     func recordUses(_ uses: some Sequence<(storedName: String, key: any AnyTypedKey)>) -> [String: Any] {
-        keyRecords.withLockedValue { records in
+        var conflicts: [(name: String, first: any AnyTypedKey, second: any AnyTypedKey)] = []
+        let defaults = keyRecords.withLockedValue { records in
             var defaults: [String: Any] = [:]
             for (name, key) in uses {
                 if let first = records[name] {
-                    if first.conflicts(with: key) {
-                        ConflictReporting.report(name: name, first: first.description, second: key.description)
-                    }
+                    if first.conflicts(with: key) { conflicts.append((name, first, key)) }
                     continue
                 }
                 records[name] = key
@@ -277,6 +276,11 @@ final class NameBindings: @unchecked Sendable {
             }
             return defaults
         }
+        // Reported with the lock released: a description may print the app's values.
+        for (name, first, second) in conflicts {
+            ConflictReporting.report(name: name, first: first.description, second: second.description)
+        }
+        return defaults
     }
 
     /// Stored names used with this storage in this process (for `UserDefaults`, with any suite), with

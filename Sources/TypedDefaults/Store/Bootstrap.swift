@@ -41,10 +41,14 @@ enum BootstrappedStore {
 
     /// Fixed at the first use, once (Swift runs a `static let`'s initializer exactly once, thread-safely):
     /// later uses cost no lock.
-    static let resolved: DefaultsStore = state.withLockedValue { state in
-        state.used = true
-        return state.chosen ?? .standard
-    }
+    /// The standard store is made with no lock held: its first use reads files on Linux.
+    static let resolved: DefaultsStore = {
+        let chosen = state.withLockedValue { state in
+            state.used = true
+            return state.chosen
+        }
+        return chosen ?? .standard
+    }()
 
     /// Takes `store` as the app's store, or says why not.
     static func choose(_ store: DefaultsStore) -> String? {

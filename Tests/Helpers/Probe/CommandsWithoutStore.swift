@@ -19,7 +19,32 @@ import TypedDefaults
     "read-archives": readArchivesCommand,
     "plain-read": plainReadCommand,
     "read-url": readURLCommand,
+    "handler-reads": handlerReadsCommand,
 ]
+
+/// An error handler that reads and writes the suite (SUITE "-": `Defaults`), set before the suite's
+/// first use, which reports (a folder that cannot be watched, a file refused at launch). Prints
+/// "handled N" once every report is handed over, then "done"; a hang ends the probe with 9 after 20 s.
+@MainActor private func handlerReadsCommand(_ arguments: [String]) {
+    Thread {
+        Thread.sleep(forTimeInterval: 20)
+        say("hung")
+        exit(9)
+    }.start()
+    let suite = arguments[1]
+    @Sendable func store() -> DefaultsStore { suite == "-" ? Defaults : DefaultsStore(suiteName: suite)! }
+    let handled = Events()
+    let handledCount = UserDefaultTypedKey<Int>("handledCount", defaultValue: 0)
+    ErrorReporting.setHandler { error in
+        store()[handledCount] += 1
+        handled.append("\(error)")
+    }
+    store()[Fixture.count] = 1
+    ErrorReporting.waitForQueuedReports()
+    say("handled \(handled.all.count)")
+    say("count \(store()[Fixture.count]), handled \(store()[handledCount])")
+    say("done")
+}
 
 @MainActor private func synchronizeCommand(_ arguments: [String]) {
     // Saves one value the way a plain Foundation program does.

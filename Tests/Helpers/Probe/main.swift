@@ -56,6 +56,9 @@
 //                                                       (with write: first write "touched" and save)
 //   typed-defaults-probe app-keys SUITE bind|read       an app's keys of every kind (AppKeys.swift): use each
 //                                                       and save (its key manifest), or print what each reads
+//   typed-defaults-probe handler-reads SUITE            an error handler that writes SUITE ("-": Defaults), set
+//                                                       before its first use; print "handled N", "count N",
+//                                                       "done" (a hang: "hung" and exit 9 after 20 s)
 //   typed-defaults-probe first OPERATION SUITE          OPERATION as the process's first call of the
 //                                                       library (SUITE "-": the standard store), then print
 //                                                       what every read path sees and save (see FirstCall)

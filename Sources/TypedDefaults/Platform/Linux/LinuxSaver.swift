@@ -46,7 +46,7 @@
         let inbox = SavedChangeInbox()
         /// Whether the domain is ready (`prepare`). Taken before any other lock of the saver's (the
         /// context prepares its domain before it takes a lock of its own), and held while preparing.
-        let prepared = Locked(false)
+        let prepared = ConditionLocked(Preparation.notStarted)
         let declarations = DeclaredKeys()
 
         private init(domain: String, file: SuiteFile?, listedDomain: String?, defaults: UserDefaults) {
@@ -55,6 +55,9 @@
             self.listedDomain = listedDomain
             self.defaults = defaults
         }
+
+        /// Where `prepare` is: the domain is watched and read once, by the first caller.
+        enum Preparation { case notStarted, preparing, done }
 
         deinit {
             // Only the saver of a `UserDefaults` whose suite name cannot be read is ever freed: save what
@@ -141,15 +144,20 @@
         /// goes. Every caller waits until that is done: a read racing with Foundation's first read sees an
         /// empty domain.
         func prepare(receivingIn receiver: any SavedChangeReceiver) {
-            prepared.withLockedValue { isPrepared in
-                guard !isPrepared else { return }
-                inbox.receive(in: receiver)
-                if let file, let refused = SuiteWatcher.shared.watch(self, file: file) {
-                    ErrorReporting.report(DefaultsError.notWatched(suite: domain, reason: refused))
-                }
-                CorelibsInternals.loadDomain(of: defaults)
-                isPrepared = true
+            // The first caller prepares with no lock held (inotify, Foundation's read of the file); the
+            // others wait until it is done.
+            let preparesHere = prepared.withLockedValue(waking: false) { state in
+                guard state == .notStarted else { return false }
+                state = .preparing
+                return true
             }
+            guard preparesHere else { return prepared.wait { $0 == .done } }
+            inbox.receive(in: receiver)
+            if let file, let refused = SuiteWatcher.shared.watch(self, file: file) {
+                ErrorReporting.report(DefaultsError.notWatched(suite: domain, reason: refused))
+            }
+            CorelibsInternals.loadDomain(of: defaults)
+            prepared.withLockedValue { $0 = .done }
         }
 
         /// Takes what the file holds as the version this process knows. Called before Foundation reads the
