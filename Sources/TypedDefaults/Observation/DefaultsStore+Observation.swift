@@ -6,7 +6,10 @@ extension DefaultsStore {
     /// or a write through another key of the same stored name.
     ///
     /// The callback runs once the new value is readable, with no lock of the library held: it may call
-    /// any of the library's API, the observed key's writes and `modify` included. Changes reach it one
+    /// any of the library's API, the observed key's writes and `modify` included. So may Swift
+    /// Observation's `onChange` (`withObservationTracking`), which the library calls the same way, inside
+    /// the write that changed a tracked value: a write made there returns, and reaches observers after
+    /// the change that triggered it. Changes reach it one
     /// at a time, in the order they were made. It runs on the thread that made the change: a write
     /// returns once its callbacks have run, after those of changes made before it on other threads. Two
     /// exceptions: a change made inside a callback runs its callbacks once that callback has returned
@@ -26,7 +29,10 @@ extension DefaultsStore {
     /// - Parameters:
     ///   - key: The key to observe.
     ///   - initial: Also call `onChange` once at once, with the current value as both the old and the new
-    ///     value, so that one closure sets things up and keeps them up to date.
+    ///     value, so that one closure sets things up and keeps them up to date. The call takes the
+    ///     observation's first turn: a change made meanwhile on another thread is delivered after it
+    ///     (its writer waits for it, as for any callback), and a change the initial value already holds
+    ///     is not delivered again.
     ///   - onChange: Called with the old and new value of each change.
     public func observe<Value>(
         _ key: UserDefaultTypedKey<Value>,

@@ -170,7 +170,9 @@ public final class DefaultsStore: Sendable {
     /// refused with ``DefaultsError/calledInsideModify(operation:)`` (thrown by `modify` and `flush()`,
     /// reported by `removeSuite`). Observers hear of every change the step made, and of what other
     /// processes saved that it brought in, after the lock is released, also when `transform` throws or
-    /// the save fails: an observer's callback may call `modify`.
+    /// the save fails: an observer's callback may call `modify`. A transform that leaves the value as it
+    /// read it stores it and announces nothing: an `onChange` that calls `modify` without changing the
+    /// value is not called again by it.
     ///
     /// - Returns: The value stored.
     /// - Throws: What `transform` throws (nothing is stored then), ``DefaultsError/unconvertibleValue(key:type:)``,
