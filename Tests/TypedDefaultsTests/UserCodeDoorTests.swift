@@ -205,6 +205,100 @@ struct UserCodeDoorTests {
     }
 }
 
+/// Where the library calls code that is not its own.
+enum UserCodeKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case callback, initialCall, onChange, errorHandler, modifyTransform
+    var testDescription: String { rawValue }
+}
+
+/// What that code may call: each public operation, and a setting's first use.
+enum PublicCall: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case write, writeObserved, read, modify, move, migrate, flush, observeAndCancel, hasKey, snapshot, firstUse
+    var testDescription: String { rawValue }
+
+    private static let other = UserDefaultTypedKey<Int>("doorOther", defaultValue: 0)
+
+    func run(on store: DefaultsStore) {
+        switch self {
+        case .write: store[Self.other] = 7
+        case .writeObserved: store[level] = 10
+        case .read: _ = store[Self.other]
+        case .modify: _ = try? store.modify(Self.other) { $0 += 1 }
+        case .move:
+            store.storage.set(3, forKey: "doorMoveSource")
+            store.moveObject(fromName: "doorMoveSource", toName: "doorMoveTarget")
+        case .migrate:
+            store.storage.set(4, forKey: "doorOld")
+            store.migrate(from: "doorOld", to: Self.other)
+        case .flush: try? store.flush()
+        case .observeAndCancel: store.observe(Self.other) { _ in }.cancel()
+        case .hasKey: _ = store.hasKey(Self.other)
+        case .snapshot: _ = store.snapshot()
+        case .firstUse:
+            let fresh = UserDefaultTypedKey<Int>("doorFresh\(UUID().uuidString)", defaultValue: 0)
+            store[fresh] = store[fresh] + 1
+        }
+    }
+}
+
+/// Every kind of code that is not the library's, at the place the library calls it, calls every public
+/// operation: nothing hangs, the call runs, and an observer of the name ends on the stored value.
+@Suite("Code that is not the library's may call every public operation")
+struct UserCodeCallsEveryOperationTests {
+    @Test(arguments: UserCodeKind.allCases, PublicCall.allCases)
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+    func everyKindCallsEveryOperation(_ kind: UserCodeKind, _ call: PublicCall) throws {
+        for backend in [Backend.inMemory, .userDefaultsSuite] {
+            // The handler is the process's: taken in turn with the other tests that set one.
+            withReportedErrors { _ in
+                withStore(backend) { store in check(kind, call, store) }
+            }
+        }
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+    private func check(_ kind: UserCodeKind, _ call: PublicCall, _ store: DefaultsStore) {
+        let heard = Recorder<Int>()
+        let observer = store.observe(level) { heard.append($0.newValue) }
+        defer { observer.cancel() }
+        let ran = Recorder<Int>()
+        let runOnce: @Sendable () -> Void = {
+            guard ran.count == 0 else { return }
+            ran.append(1)
+            call.run(on: store)
+        }
+        if kind == .errorHandler { ErrorReporting.setHandler { _ in runOnce() } }
+        let returned = returnsInTime {
+            switch kind {
+            case .callback:
+                let made = store.observe(level) { _ in runOnce() }
+                store[level] = 50
+                made.cancel()
+            case .initialCall:
+                store.observe(level, initial: true) { _ in runOnce() }.cancel()
+            case .onChange:
+                withObservationTracking { _ = store[level] } onChange: { runOnce() }
+                store[level] = 50
+            case .errorHandler:
+                // The handler runs on the report queue: waited for below.
+                store.remove(UserDefaultTypedKeys.nameless)
+            case .modifyTransform:
+                _ = try? store.modify(level) { value in
+                    runOnce()
+                    value = 50
+                }
+            }
+        }
+        #expect(returned, "\(kind) calling \(call) did not return")
+        #expect(ran.waitForCount(1), "\(kind) never ran")
+        // Every change is delivered: the observer ends on what the store holds.
+        let wroteLevel = [.callback, .onChange, .modifyTransform].contains(kind) || call == .writeObserved
+        #expect(
+            pollUntil { (heard.all.last ?? (wroteLevel ? nil : store[level])) == store[level] },
+            "heard \(heard.all), stored \(store[level])")
+    }
+}
+
 #if os(Linux)
     /// The same rules where the report comes from a suite's first use in a real process: an error
     /// handler that reads and writes the suite is set before that first use, which reports.
@@ -237,6 +331,43 @@ struct UserCodeDoorTests {
                 #expect(output.status == 0, "\(output.lines) \(output.standardError.suffix(300))")
                 #expect(
                     output.lines == ["handled 1", "count 1, handled 1", "done"], "\(output.standardError.suffix(300))")
+            }
+        }
+    }
+
+    /// A change another process saved reaches Observation's `onChange` on the process's watcher thread,
+    /// which keeps the setting in range with a write there; the write returns, observers end on the clamped
+    /// value, and the watcher goes on hearing other saves. Before, the watcher thread hung in that write,
+    /// and the process heard no other process's saves of any suite again (0 of 20).
+    @Suite("Observation's onChange on the watcher thread")
+    struct WatcherOnChangeTests {
+        @Test @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+        func aWriteInOnChangeOnTheWatcherThreadReturnsAndTheWatcherGoesOn() throws {
+            try withProcessSuite { suite in
+                try withProcessSuite { other in
+                    let count = UserDefaultTypedKey<Int>("count", defaultValue: 0)
+                    let store = try #require(DefaultsStore(suiteName: suite))
+                    let otherStore = try #require(DefaultsStore(suiteName: other))
+                    let heard = Recorder<Int>()
+                    let token = store.observe(count) { heard.append($0.newValue) }
+                    defer { token.cancel() }
+                    _ = otherStore[count]
+                    withObservationTracking { _ = store[count] } onChange: {
+                        if store[count] > 10 { store[count] = 10 }
+                    }
+                    // Another process saves 42 (the fixture's count): brought in on the watcher thread.
+                    let wrote = try ProbeProcess.run(["write", suite, "return"])
+                    #expect(wrote.status == 0, "\(wrote.standardError.suffix(300))")
+                    #expect(pollUntil { heard.all.last == 10 && store[count] == 10 }, "heard \(heard.all)")
+                    #expect(heard.all.suffix(2) == [42, 10], "heard \(heard.all)")
+                    // The watcher goes on: another process's save of another suite is heard.
+                    let writer = try ProbeProcess(["set-on-line", other, "count"])
+                    #expect(writer.waitForLine("ready"))
+                    try writer.send("go")
+                    #expect(writer.waitForLine("saved"))
+                    _ = writer.finish()
+                    #expect(pollUntil(2) { otherStore[count] == 1 })
+                }
             }
         }
     }
