@@ -126,7 +126,8 @@ extension DefaultsStore {
             return false
         }
         for _ in 0..<Self.conversionTries {
-            guard let converted = convert(object) else { return false }
+            // Inside a step when `migrate` is called in a `modify` transform: it joins that step.
+            guard let converted = UserCode.run(insideStep: true, { convert(object) }) else { return false }
             enum Outcome {
                 case moved, nothingToMove
                 case changedMeanwhile(Any)

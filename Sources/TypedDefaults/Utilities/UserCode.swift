@@ -50,4 +50,14 @@ enum UserCode {
         defer { mark -= 2 }
         return try body()
     }
+
+    /// A conversion of a value to its stored form (`userDefaultsObject`, `Codable`) on a write: checked
+    /// like the rest in debug builds (no lock held but a step's own, which `modify`'s conversions run
+    /// in), and not marked, which would cost every write the gate measures; a conversion does not call
+    /// the library. (A read's conversion is inlined into the app, where this internal door cannot go.)
+    @inline(__always)
+    static func conversion<Result>(_ body: () throws -> Result) rethrows -> Result {
+        LockOrder.checkUserCodeMayRun(insideStep: true)
+        return try body()
+    }
 }
