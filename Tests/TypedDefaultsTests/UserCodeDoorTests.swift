@@ -277,7 +277,11 @@ struct UserCodeCallsEveryOperationTests {
             case .initialCall:
                 store.observe(level, initial: true) { _ in runOnce() }.cancel()
             case .onChange:
-                withObservationTracking { _ = store[level] } onChange: { runOnce() }
+                withObservationTracking {
+                    _ = store[level]
+                } onChange: {
+                    runOnce()
+                }
                 store[level] = 50
             case .errorHandler:
                 // The handler runs on the report queue: waited for below.
@@ -352,7 +356,9 @@ struct UserCodeCallsEveryOperationTests {
                     let token = store.observe(count) { heard.append($0.newValue) }
                     defer { token.cancel() }
                     _ = otherStore[count]
-                    withObservationTracking { _ = store[count] } onChange: {
+                    withObservationTracking {
+                        _ = store[count]
+                    } onChange: {
                         if store[count] > 10 { store[count] = 10 }
                     }
                     // Another process saves 42 (the fixture's count): brought in on the watcher thread.
