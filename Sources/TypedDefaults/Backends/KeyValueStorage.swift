@@ -5,7 +5,10 @@ import Foundation
 /// `UserDefaults` conforms, and so does ``InMemoryStorage``. A backend of your own (a Keychain, a
 /// cloud store, a test double) implements the four requirements; everything else has a default.
 ///
-/// A backend is called from any thread, as `UserDefaults` is: make it thread-safe.
+/// A backend is called from any thread, as `UserDefaults` is: make it thread-safe. Its `set` and
+/// `removeObject` run inside the storage's write order, the one lock that gives every change its place
+/// among the others (a value and its number change together): a backend must not call a store over
+/// itself from there, nor wait for a thread that does.
 public protocol KeyValueStorage: AnyObject {
     /// The stored value for `key`, else its registered default, else `nil`.
     func object(forKey key: String) -> Any?
