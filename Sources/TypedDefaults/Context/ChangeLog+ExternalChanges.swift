@@ -64,18 +64,18 @@ extension ChangeLog {
         // Kept reads of a promised storage are stale from now on (Apple: another process's write reaches
         // this process only here).
         names.valuesChanged()
-        guard let commit = writeOrder.withLockedValueIfFree({ numberedExternalChange(of: name, in: &$0) }) else {
+        guard let announcement = writeOrder.withLockedValueIfFree({ numberedExternalChange(of: name, in: &$0) }) else {
             return readAgainLater(name, of: context)
         }
-        commit?.deliver()
+        announcement?.deliver()
     }
 
     /// Reads `name` again on the report queue, once per name however many reports come meanwhile.
     func readAgainLater(_ name: String, of context: StorageContext?) {
         reports.readAgainLater(name) { [weak context] in
             guard let log = context?.log else { return }
-            let commit = log.writeOrder.withLockedValue { log.numberedExternalChange(of: name, in: &$0) }
-            commit?.deliver()
+            let announcement = log.writeOrder.withLockedValue { log.numberedExternalChange(of: name, in: &$0) }
+            announcement?.deliver()
         }
     }
 

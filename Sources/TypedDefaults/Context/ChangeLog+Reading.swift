@@ -10,12 +10,6 @@ extension ChangeLog {
         return listing()
     }
 
-    /// `storedValues`, inside the write order (`held`), where the values put aside cannot be
-    /// brought in (that takes the write order): a step brings in those of its names first.
-    func storedValues(_ held: borrowing WriteOrderHeld) -> [String: Any]? {
-        listing()
-    }
-
     /// What the storage lists, as it is.
     private func listing() -> [String: Any]? {
         if let saver { return saver.storedValues() }

@@ -5,7 +5,7 @@ import Foundation
 /// takes its number here, under one lock (`writeOrder`), and is announced to observers once no lock is held.
 /// Steps that run alone (`modify`, a move, a migration) take turns on `modifyLock`.
 ///
-/// What other processes saved comes in through the same path (`applySavedElsewhere`, through the
+/// What other processes saved comes in through the same path (`bringIn(savedElsewhere:)`, through the
 /// context, the saver's receiver). An operation that reaches the storage without binding a name takes a
 /// `DomainPrepared`: the domain is ready before it takes any lock of the log's.
 final class ChangeLog: @unchecked Sendable {
@@ -124,8 +124,8 @@ extension ChangeLog {
                     { storedObject(forName: $0, order.held) },
                     { object, name in
                         // This is the step's thread: the step announces the change when it ends.
-                        if let commit = commit(object, forName: name, tracked: nil, in: &order) {
-                            order.keep(commit)
+                        if let announcement = commit(object, forName: name, tracked: nil, in: &order) {
+                            order.keep(announcement)
                         }
                     })
             }
@@ -134,14 +134,14 @@ extension ChangeLog {
 
     /// Brings in the values put aside for names this process had not used: `name`'s alone, or all.
     func bringInDeferred(only name: String? = nil) {
-        let commits = writeOrder.withLockedValue { order -> [Announcement] in
+        let announcements = writeOrder.withLockedValue { order -> [Announcement] in
             guard !order.deferred.isEmpty else { return [] }
             if let name { return bringIn(takeDeferred([name], from: &order), in: &order) }
             let taken = order.deferred.map { ($0.key.text, $0.value) }
             order.deferred = [:]
             return bringIn(taken, in: &order)
         }
-        commits.deliver()
+        announcements.deliver()
     }
 
     /// Takes the values put aside for `names` (by their bytes).
@@ -189,16 +189,16 @@ extension ChangeLog {
             written.append((name, oldObject))
             store(object, forName: name, in: &order)
         }
-        var commits: [Announcement] = []
+        var announcements: [Announcement] = []
         for (name, oldObject) in written {
             let newObject = storage.object(forKey: name)
             // A removal that leaves the registered default in view of a value equal to it: no read changes.
             if propertyListsEqual(oldObject, newObject, by: .exact) { continue }
-            if let commit = numberedChange(of: name, from: oldObject, to: newObject, in: &order) {
-                commits.append(commit)
+            if let announcement = numberedChange(of: name, from: oldObject, to: newObject, in: &order) {
+                announcements.append(announcement)
             }
         }
-        return commits
+        return announcements
     }
 
     /// A change the library did not make through `commit` (another process's save, a report of another
@@ -226,12 +226,12 @@ extension ChangeLog {
         writeOrder.withLockedValue { $0.anyObserver = !observers.isEmpty }
     }
 
-    /// Keeps `commits` for the step that runs alone now, if this is its thread.
+    /// Keeps `announcements` for the step that runs alone now, if this is its thread.
     @inline(never)
-    private func keptByStep(_ commits: [Announcement]) -> Bool {
+    private func keptByStep(_ announcements: [Announcement]) -> Bool {
         writeOrder.withLockedValue { order in
             guard order.isExclusiveThread else { return false }
-            for commit in commits { order.keep(commit) }
+            for announcement in announcements { order.keep(announcement) }
             return true
         }
     }
@@ -353,13 +353,13 @@ extension ChangeLog {
             names.valuesChanged()
             return
         }
-        let commits = writeOrder.withLockedValue { order in
+        let announcements = writeOrder.withLockedValue { order in
             saver.forgetUnsavedWrites(order.held)
             order.deferred = [:]
             return bringIn((saver.storedValues() ?? [:]).map { ($0.key, nil) }, in: &order)
         }
         saver.removeFile()
         names.valuesChanged()
-        commits.deliver()
+        announcements.deliver()
     }
 }

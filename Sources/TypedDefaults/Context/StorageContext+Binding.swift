@@ -165,9 +165,7 @@ extension StorageContext {
     }
 
     /// `name` as Swift's Observation sees it, or nil when nothing in this storage ever bound it.
-    func trackedName(_ name: String) -> (any TrackedName)? {
-        names.trackedName(name)
-    }
+
 
     /// Records each key as a user of its stored name, and registers the defaults of the names new to this
     /// storage, all in one `register(defaults:)` call. A key whose type or default disagrees with its

@@ -1,8 +1,8 @@
 import Foundation
 
-/// What a storage's write order holds: the state `StorageContext.order` owns behind its lock
+/// What a storage's write order holds: the state `ChangeLog.writeOrder` owns behind its lock
 /// (`LockRank.writeOrder`). Every change to the storage takes its number here, under that lock, in
-/// `StorageContext.commitInOrder` (a write through the library) or `applyInOrder` (a change from
+/// `ChangeLog.commit` (a write through the library) or `ChangeLog.numberedChange` (a change from
 /// elsewhere: another process's save, a report of another writer, a cloud value); the code that runs
 /// under the lock takes this state `inout`.
 struct WriteOrder {
@@ -10,7 +10,7 @@ struct WriteOrder {
     private(set) var sequence: UInt64 = 0
     /// Values other processes saved for names this process has not used (no key bound them and the
     /// storage does not hold them): brought in when a key first uses the name, a raw-name operation
-    /// reads it, or the suite is listed. No read skips them (`StorageContext.storedObject`,
+    /// reads it, or the suite is listed. No read skips them (`ChangeLog.storedObject`,
     /// `storedValues`, `bind` bring them in first).
     var deferred: [ExactText: Any] = [:]
     /// Names watched for changes made by other means (those with an observer), each with its watch and
@@ -21,7 +21,7 @@ struct WriteOrder {
     var watchedForObservation: Set<String> = []
     /// Follows the changes made on this device (the cloud sync, once `sync` is called); nil until then.
     var localChangeTap: (any LocalChangeTap)?
-    /// The thread of the step that runs alone over the storage now (`StorageContext.exclusively`:
+    /// The thread of the step that runs alone over the storage now (`ChangeLog.exclusively`:
     /// `modify`, a move, a migration, a tool's edit), and the changes numbered on that thread while it
     /// runs. They are announced when the step ends, after every lock is released, whichever way it ends
     /// (a save that failed, a transform that threw): an observer may then call `modify` itself. Two
@@ -40,10 +40,10 @@ struct WriteOrder {
 
     /// Keeps `commit`, numbered on the thread of the step that runs alone now, for the step to announce
     /// when it ends (the caller still holds the step's locks). Every numbered change is either kept here
-    /// or returned to the caller to announce once its locks are released (`StorageContext.commitInOrder`,
+    /// or returned to the caller to announce once its locks are released (`ChangeLog.commit`,
     /// `numberedChange`), so none is left unannounced.
-    mutating func keep(_ commit: Announcement) {
-        stepAnnouncements.append(commit)
+    mutating func keep(_ announcement: Announcement) {
+        stepAnnouncements.append(announcement)
     }
 
     /// Whether the calling thread runs the step that runs alone now.

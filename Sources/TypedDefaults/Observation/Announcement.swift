@@ -44,9 +44,3 @@ extension [Announcement] {
         Observer.deliverHeldBack()
     }
 }
-
-/// What hears a numbered change of a name: an observer (`Observer`), and Swift's Observation (a
-/// `TrackedName`).
-protocol ChangeReceiver: AnyObject, Sendable {
-    func receive(_ change: ObjectChange)
-}

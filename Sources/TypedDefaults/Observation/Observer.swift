@@ -17,7 +17,7 @@ struct ObjectChange: @unchecked Sendable {
 /// for one numbered after it, so no writer delivers other writers' changes and memory holds at most one
 /// undelivered change per writer in flight. A thread running a callback never waits: a change it makes
 /// there is delivered, on that thread, once it is out of every callback and done announcing.
-final class Observer: ChangeReceiver, @unchecked Sendable {
+final class Observer: @unchecked Sendable {
     // @unchecked: the callback and the registry are `Sendable`-safe to call from any thread; the mutable
     // state lives in `turns` and `calls`, which own their locks.
     let name: String

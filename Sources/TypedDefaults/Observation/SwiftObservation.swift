@@ -10,7 +10,7 @@ import Observation
 /// One stored name of one storage, as Observation sees it: a read reports an access to it, a change a
 /// mutation of it. One observable object per name, so that tracking a read of one name is not told of
 /// changes to another.
-protocol TrackedName: ChangeReceiver {
+protocol TrackedName: AnyObject, Sendable {
     /// A read of the name: a `withObservationTracking` around it will hear of its next change.
     func access()
     /// The name's value changed: whoever tracked a read of it hears of it now.

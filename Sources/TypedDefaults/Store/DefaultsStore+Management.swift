@@ -108,7 +108,7 @@ extension DefaultsStore {
     }
 
     /// Moves the object stored under `from` to `to`, as `convert` makes it, when `to` stores nothing: one
-    /// step of the storage's order (`StorageContext.compoundStep`). A save that fails is reported; the
+    /// step of the storage's order (`ChangeLog.compoundStep`). A save that fails is reported; the
     /// move stands in memory and is saved later, as any write.
     ///
     /// `convert` runs with no lock held (a type's conversion may read the store, a key it uses for the

@@ -197,8 +197,8 @@ public final class DefaultsStore: Sendable {
             // `onChange` that calls `modify` again would hear it and call it again, without end.
             let unchanged = object.map { propertyListsEqual(readObject, $0, by: .exact) } ?? (readObject == nil)
             // On the step's thread: kept by the step, announced when it ends, once its locks are released.
-            let commit = { self.context.log.commit(object, forName: name, tracked: binding.tracked) }
-            let unannounced = unchanged ? Propagation.$isOn.withValue(false, operation: commit) : commit()
+            let commitChange = { self.context.log.commit(object, forName: name, tracked: binding.tracked) }
+            let unannounced = unchanged ? Propagation.$isOn.withValue(false, operation: commitChange) : commitChange()
             assert(unannounced == nil, "a change numbered in a step is the step's to announce")
             return value
         }
@@ -271,8 +271,8 @@ public final class DefaultsStore: Sendable {
     /// Every change but `modify`'s: committed in the storage's order (and recorded for saving on Linux),
     /// then announced.
     func write(_ object: Any?, forStoredName name: String, tracked: (any TrackedName)? = nil) {
-        if let commit = log.commit(object, forName: name, tracked: tracked) {
-            commit.deliver()
+        if let announcement = log.commit(object, forName: name, tracked: tracked) {
+            announcement.deliver()
         }
     }
 
