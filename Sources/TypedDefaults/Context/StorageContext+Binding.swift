@@ -164,9 +164,6 @@ extension StorageContext {
         return stored[name]
     }
 
-    /// `name` as Swift's Observation sees it, or nil when nothing in this storage ever bound it.
-
-
     /// Records each key as a user of its stored name, and registers the defaults of the names new to this
     /// storage, all in one `register(defaults:)` call. A key whose type or default disagrees with its
     /// name's first key is reported.
