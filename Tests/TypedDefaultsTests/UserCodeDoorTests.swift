@@ -70,9 +70,7 @@ struct UserCodeDoorTests {
     /// returns.
     @Test(arguments: [Backend.inMemory, .userDefaultsSuite], ObserverKind.allCases)
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
-    func aWriteMadeInOnChangeReturnsAndObserversEndOnTheStoredValue(_ backend: Backend, _ kind: ObserverKind)
-        async throws
-    {
+    func aWriteInOnChangeReturnsAndObserversEndOnIt(_ backend: Backend, _ kind: ObserverKind) async throws {
         try await withStore(backend) { store in
             let observer = await LevelObserver(kind, of: store)
             defer { observer.end() }
