@@ -149,12 +149,14 @@ struct UserCodeDoorTests {
     func initialCallsAndConcurrentWritesEndOnTheStoredValue(_ backend: Backend) {
         withStore(backend) { store in
             let writing = Locked(true)
+            let writerDone = DispatchSemaphore(value: 0)
             let writer = Thread {
                 var value = 0
                 while writing.withLockedValue({ $0 }) {
                     value += 1
                     store[level] = value
                 }
+                writerDone.signal()
             }
             writer.start()
             var recorders: [Recorder<Int>] = []
@@ -165,6 +167,8 @@ struct UserCodeDoorTests {
                 tokens.append(store.observe(level, initial: true) { heard.append($0.newValue) })
             }
             writing.withLockedValue { $0 = false }
+            // The writer's last write comes first: -1 is the last change.
+            #expect(writerDone.wait(timeout: .now() + waitLimit) == .success)
             store[level] = -1
             for heard in recorders {
                 #expect(heard.waitForCount(1))

@@ -85,8 +85,14 @@ final class Observer: @unchecked Sendable {
     /// Delivers the changes this thread made inside user code that were not next then, once it is out
     /// of every call into user code: called at the end of each announcement, after the changes
     /// announced (which were numbered before any change user code made meanwhile).
+    @inline(__always)
     static func deliverHeldBack() {
-        guard UserCode.mustDeliverHeldBack else { return }
+        // One look at this thread's mark on every announcement (the gated write's path); the rest is rare.
+        if UserCode.mustDeliverHeldBack { deliverHeldBackNow() }
+    }
+
+    @inline(never)
+    private static func deliverHeldBackNow() {
         let thread = ObjectIdentifier(Thread.current)
         while let (observer, change) = heldBack.withLockedValue({ Self.takeFirst(from: &$0[thread, default: []]) }) {
             if observer.takeTurn(for: change.sequence, waiting: true) == .deliver { observer.deliverInTurn(change) }

@@ -23,16 +23,16 @@ enum UserCode {
 
     /// The thread's mark: twice how many calls into user code it is inside now, plus one while it
     /// holds changes back (`Observer`) that it must deliver once out.
-    @inline(__always)
     private static var mark: Int {
-        get { Int(bitPattern: pthread_getspecific(depthKey)) }
-        set { _ = pthread_setspecific(depthKey, UnsafeRawPointer(bitPattern: newValue)) }
+        @inline(__always) get { Int(bitPattern: pthread_getspecific(depthKey)) }
+        @inline(__always) set { _ = pthread_setspecific(depthKey, UnsafeRawPointer(bitPattern: newValue)) }
     }
 
     /// Whether this thread runs user code now (a callback, a handler, an `onChange`), at any depth.
     static var isRunning: Bool { mark > 1 }
 
     /// Whether this thread is out of every call into user code and holds changes back to deliver.
+    @inline(__always)
     static var mustDeliverHeldBack: Bool { mark == 1 }
 
     /// This thread holds changes back (or, with `false`, no longer does).
@@ -46,8 +46,12 @@ enum UserCode {
     @inline(__always)
     static func run<Result>(insideStep: Bool = false, _ body: () throws -> Result) rethrows -> Result {
         LockOrder.checkUserCodeMayRun(insideStep: insideStep)
-        mark += 2
-        defer { mark -= 2 }
+        // One look-up of the key for the four calls (each access of `depthKey` checks its once-token).
+        let key = depthKey
+        _ = pthread_setspecific(key, UnsafeRawPointer(bitPattern: Int(bitPattern: pthread_getspecific(key)) + 2))
+        defer {
+            _ = pthread_setspecific(key, UnsafeRawPointer(bitPattern: Int(bitPattern: pthread_getspecific(key)) - 2))
+        }
         return try body()
     }
 
