@@ -127,7 +127,11 @@ extension DefaultsStore {
         }
         for _ in 0..<Self.conversionTries {
             // Inside a step when `migrate` is called in a `modify` transform: it joins that step.
-            guard let converted = UserCode.run(insideStep: true, { convert(object) }) else { return false }
+            let converted = UserCode.run(insideStep: true) { convert(object) }
+            // What the conversion wrote out of turn is delivered now, out of it (a no-op inside a
+            // transform, whose step delivers it).
+            Observer.deliverHeldBack()
+            guard let converted else { return false }
             enum Outcome {
                 case moved, nothingToMove
                 case changedMeanwhile(Any)

@@ -55,6 +55,14 @@ enum UserCode {
         return try body()
     }
 
+    /// `run` without the mark, for code that cannot reach a wait the mark would spare it: Swift
+    /// Observation's `onChange` on a thread with no delivery of its own left to make (`Announcement`).
+    @inline(__always)
+    static func runUnmarked<Result>(_ body: () throws -> Result) rethrows -> Result {
+        LockOrder.checkUserCodeMayRun(insideStep: false)
+        return try body()
+    }
+
     /// A conversion of a value to its stored form (`userDefaultsObject`, `Codable`) on a write: checked
     /// like the rest in debug builds (no lock held but a step's own, which `modify`'s conversions run
     /// in), and not marked, which would cost every write the gate measures; a conversion does not call
