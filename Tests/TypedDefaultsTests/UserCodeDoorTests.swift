@@ -306,6 +306,11 @@ struct UserCodeCallsEveryOperationTests {
 }
 
 #if os(Linux)
+    /// How soon "on time" is: ten times the documented 200 ms, for a loaded machine. Under
+    /// ThreadSanitizer, which makes every process several times slower, no claim about seconds is
+    /// measured: the wait limit.
+    private let promptly: TimeInterval = runsUnderThreadSanitizer ? waitLimit : 2
+
     /// The same rules where the report comes from a suite's first use in a real process: an error
     /// handler that reads and writes the suite is set before that first use, which reports.
     @Suite("An error handler may use the store whose first use reported")
@@ -374,7 +379,7 @@ struct UserCodeCallsEveryOperationTests {
                     try writer.send("go")
                     #expect(writer.waitForLine("saved"))
                     _ = writer.finish()
-                    #expect(pollUntil(2) { otherStore[count] == 1 })
+                    #expect(pollUntil(promptly) { otherStore[count] == 1 })
                 }
             }
         }
@@ -451,14 +456,14 @@ struct UserCodeCallsEveryOperationTests {
             try writer.send("go")
             #expect(writer.waitForLine("saved"))
             let started = Date()
-            #expect(pollUntil(2) { heard.all.last == 1 && otherStore[key] == 1 }, "heard \(heard.all)")
+            #expect(pollUntil(promptly) { heard.all.last == 1 && otherStore[key] == 1 }, "heard \(heard.all)")
             let heardAfter = Date().timeIntervalSince(started)
             _ = writer.finish()
 
             // This process's other suite saves on time: on disk within 2 s of the write.
             myStore[key] = 5
             let myFile = testConfigHome.appendingPathComponent("\(mine).plist")
-            #expect(pollUntil(2) { propertyList(at: myFile)?["lockedSuiteValue"] as? Int == 5 })
+            #expect(pollUntil(promptly) { propertyList(at: myFile)?["lockedSuiteValue"] as? Int == 5 })
 
             // The held suite's save gives up after its wait and says so; the write stays pending.
             #expect(
@@ -471,7 +476,7 @@ struct UserCodeCallsEveryOperationTests {
             replacing.withLockedValue { $0 = false }
             // Released, the write is saved after all, with what the holder saved.
             #expect(pollUntil(waitLimit) { propertyList(at: heldFile)?["lockedSuiteValue"] as? Int == 1 })
-            #expect(heardAfter < 2)
+            #expect(heardAfter < promptly)
         }
     }
 #endif
