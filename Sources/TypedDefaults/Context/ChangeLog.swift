@@ -27,7 +27,7 @@ final class ChangeLog: @unchecked Sendable {
     let modifyLock = RankedLock(.modify)
     /// The storage's write order and the state it guards (`WriteOrder`): a value, the saver's
     /// record that it must be saved and the change's number change together (lock order: `LockRank`).
-    let writeOrder = RankedLocked(.writeOrder, WriteOrder())
+    let writeOrder = WriteOrder.boxed()
     /// The thread storing a value while a name is watched: a report from inside that `set` (key-value
     /// observing reports every `set`, on the writing thread) is the write's own echo.
     /// With the name it stores: a report of another name from inside that `set` is not the echo.

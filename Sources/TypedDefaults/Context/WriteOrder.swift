@@ -6,6 +6,14 @@ import Foundation
 /// elsewhere: another process's save, a report of another writer, a cloud value); the code that runs
 /// under the lock takes this state `inout`.
 struct WriteOrder {
+    /// The one way to make a write order: inside the box that guards it, so that no code can hold one,
+    /// or its proof `held`, without that lock.
+    static func boxed() -> RankedLocked<WriteOrder> {
+        RankedLocked(.writeOrder, WriteOrder())
+    }
+
+    private init() {}
+
     /// The number of the last change announced.
     private(set) var sequence: UInt64 = 0
     /// Values other processes saved for names this process has not used (no key bound them and the

@@ -40,7 +40,7 @@
             } catch {
                 // Another process holds the file's lock (one stopped mid-save holds it for good): the
                 // writes stay pending, and the save is tried again.
-                if case FileFailure.timedOut = error { SaveScheduler.shared.schedule(self, after: Self.saveDelay * 10) }
+                if case FileFailure.timedOut = error { SaveScheduler.shared.schedule(self, after: Self.saveDelay) }
                 throw reported(error)
             }
         }

@@ -46,7 +46,7 @@
         let inbox = SavedChangeInbox()
         /// Whether the domain is ready (`prepare`). Taken before any other lock of the saver's (the
         /// context prepares its domain before it takes a lock of its own), and held while preparing.
-        let prepared = ConditionLocked(Preparation.notStarted)
+        let status = ConditionLocked(Status())
         let declarations = DeclaredKeys()
 
         private init(domain: String, file: SuiteFile?, listedDomain: String?, defaults: UserDefaults) {
@@ -56,8 +56,13 @@
             self.defaults = defaults
         }
 
-        /// Where `prepare` is: the domain is watched and read once, by the first caller.
-        enum Preparation { case notStarted, preparing, done }
+        /// Where `prepare` is (the domain is watched and read once, by the first caller), and whether a
+        /// look the watcher could not make now is scheduled.
+        struct Status {
+            enum Preparation { case notStarted, preparing, done }
+            var preparation = Preparation.notStarted
+            var looksAgain = false
+        }
 
         deinit {
             // Only the saver of a `UserDefaults` whose suite name cannot be read is ever freed: save what
@@ -146,18 +151,18 @@
         func prepare(receivingIn receiver: any SavedChangeReceiver) {
             // The first caller prepares with no lock held (inotify, Foundation's read of the file); the
             // others wait until it is done.
-            let preparesHere = prepared.withLockedValue(waking: false) { state in
-                guard state == .notStarted else { return false }
-                state = .preparing
+            let preparesHere = status.withLockedValue(waking: false) { status in
+                guard status.preparation == .notStarted else { return false }
+                status.preparation = .preparing
                 return true
             }
-            guard preparesHere else { return prepared.wait { $0 == .done } }
+            guard preparesHere else { return status.wait { $0.preparation == .done } }
             inbox.receive(in: receiver)
             if let file, let refused = SuiteWatcher.shared.watch(self, file: file) {
                 ErrorReporting.report(DefaultsError.notWatched(suite: domain, reason: refused))
             }
             CorelibsInternals.loadDomain(of: defaults)
-            prepared.withLockedValue { $0 = .done }
+            status.withLockedValue { $0.preparation = .done }
         }
 
         /// Takes what the file holds as the version this process knows. Called before Foundation reads the
@@ -204,8 +209,18 @@
                 return !save.putBacks.isEmpty
             }
             guard let mustPutBack = looked else {
-                DispatchQueue.global().asyncAfter(deadline: .now() + Self.lookAgainDelay) { [weak self] in
-                    self?.fileMayHaveChanged()
+                // One look again at a time, however many changes the watcher sees meanwhile (many
+                // processes saving at once: one retry per change flooded the process with looks).
+                let schedules = status.withLockedValue(waking: false) { status in
+                    defer { status.looksAgain = true }
+                    return !status.looksAgain
+                }
+                if schedules {
+                    DispatchQueue.global().asyncAfter(deadline: .now() + Self.lookAgainDelay) { [weak self] in
+                        guard let self else { return }
+                        status.withLockedValue(waking: false) { $0.looksAgain = false }
+                        fileMayHaveChanged()
+                    }
                 }
                 return
             }

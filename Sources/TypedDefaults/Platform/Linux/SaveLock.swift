@@ -16,7 +16,7 @@
         private let known = Locked<[ExactText: Any]?>(nil)
 
         init() {
-            saving = RankedLocked(.saving, SaveState(knownContents: known))
+            saving = SaveState.boxed(knownContents: known)
         }
 
         /// What the file held when this process last read or wrote it, without waiting for a save.

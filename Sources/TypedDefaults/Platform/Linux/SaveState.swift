@@ -4,6 +4,15 @@
     /// What the saver knows of the file and of its own recent saves: owned by `SaveLock`,
     /// and taken `inout` by the code that runs under it (looks at the file, saves).
     struct SaveState {
+        /// The one way to make a save state: inside the box that guards it (`SaveLock`'s turn).
+        static func boxed(knownContents: Locked<[ExactText: Any]?>) -> RankedLocked<SaveState> {
+            RankedLocked(.saving, SaveState(knownContents: knownContents))
+        }
+
+        private init(knownContents: Locked<[ExactText: Any]?>) {
+            self.knownContents = knownContents
+        }
+
         /// Where the contents of the last `known` are kept for `knownObject(forName:)`, which must not
         /// wait for a save's file work.
         let knownContents: Locked<[ExactText: Any]?>
