@@ -176,7 +176,7 @@ struct UserCodeDoorTests {
                 let values = heard.all
                 #expect(values.last == -1)
                 #expect(values.dropLast().allSatisfy { $0 >= 0 })
-                #expect(zip(values.dropLast(), values.dropLast().dropFirst()).allSatisfy { $0 < $1 })
+                #expect(zip(values.dropLast(), values.dropLast().dropFirst()).allSatisfy { $0 < $1 }, "\(values.suffix(12))")
             }
             for token in tokens { token.cancel() }
         }
@@ -318,12 +318,9 @@ struct UserCodeCallsEveryOperationTests {
         /// A suite whose folder cannot be watched (the home is a file). Before, the report ran while the
         /// saver held its `prepared` lock, which the handler's read took again: the probe hung (2 of 2).
         @Test func aSuiteThatCannotBeWatched() throws {
-            try withTemporaryFolder { root in
-                let file = root.appendingPathComponent("home-is-a-file")
-                try Data("x".utf8).write(to: file)
+            try withHomeThatIsAFile { home in
                 let output = try ProbeProcess.run(
-                    ["handler-reads", uniqueSuiteName()], environment: ["HOME": file.path],
-                    unsetting: ["XDG_CONFIG_HOME"])
+                    ["handler-reads", uniqueSuiteName()], environment: ["HOME": home], unsetting: ["XDG_CONFIG_HOME"])
                 #expect(output.status == 0, "\(output.lines) \(output.standardError.suffix(300))")
                 #expect(
                     output.lines == ["handled 1", "count 1, handled 1", "done"], "\(output.standardError.suffix(300))")

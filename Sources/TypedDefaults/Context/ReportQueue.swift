@@ -5,8 +5,9 @@ import Foundation
 final class ReportQueue: Sendable {
     /// The names waiting to be read again.
     private let waiting = Locked<Set<String>>([])
-    /// One queue for the process: reports are read again in the order they came.
-    private static let queue = DispatchQueue(label: "TypedDefaults.externalChanges")
+    /// One queue for the process: reports are read again in the order they came, and `ErrorReporting`
+    /// hands its reports to the handler here too.
+    static let queue = DispatchQueue(label: "TypedDefaults.externalChanges")
 
     /// Runs `readAgain` for `name` on the report queue, unless it waits there already.
     func readAgainLater(_ name: String, _ readAgain: @escaping @Sendable () -> Void) {

@@ -92,7 +92,6 @@ public enum ErrorReporting {
     private static let handler = Locked<(@Sendable (DefaultsError) -> Void)?>(nil)
     /// Reports not handed over yet, whether a hand-over is scheduled, and the thread handing them over.
     private static let queued = ConditionLocked(ReportsQueued())
-    private static let queue = DispatchQueue(label: "TypedDefaults.reports")
     /// What is queued at a normal exit is handed over then: registered with the first report.
     private static let handOverAtExit: Void = { atexit { ErrorReporting.handOverAtExit(waiting: 2) } }()
 
@@ -114,7 +113,7 @@ public enum ErrorReporting {
             defer { queued.isScheduled = true }
             return !queued.isScheduled
         }
-        if schedules { queue.async { handOver() } }
+        if schedules { ReportQueue.queue.async { handOver() } }
     }
 
     /// Returns once every error reported before the call has been handed to the handler (or printed).

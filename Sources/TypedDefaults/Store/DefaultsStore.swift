@@ -144,7 +144,7 @@ public final class DefaultsStore: Sendable {
     public func set<Value>(_ value: Value, for key: UserDefaultTypedKey<Value>) throws {
         try refuseIfNameless(key)
         let (name, tracked) = bound(key)
-        let object = UserCode.conversion { value.userDefaultsObject }
+        let object = UserCode.runUnmarked(insideStep: true) { value.userDefaultsObject }
         if object == nil, !Self.isNil(value) {
             throw DefaultsError.unconvertibleValue(key: name, type: unconvertibleDescription(value))
         }
@@ -189,7 +189,7 @@ public final class DefaultsStore: Sendable {
             let readObject = context.read(key, as: name, bound: binding)
             var value = Self.value(of: key, from: readObject)
             try UserCode.run(insideStep: true) { try transform(&value) }
-            let object = UserCode.conversion { value.userDefaultsObject }
+            let object = UserCode.runUnmarked(insideStep: true) { value.userDefaultsObject }
             if object == nil, !Self.isNil(value) {
                 throw DefaultsError.unconvertibleValue(key: name, type: unconvertibleDescription(value))
             }

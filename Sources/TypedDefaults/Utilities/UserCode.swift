@@ -55,21 +55,15 @@ enum UserCode {
         return try body()
     }
 
-    /// `run` without the mark, for code that cannot reach a wait the mark would spare it: Swift
-    /// Observation's `onChange` on a thread with no delivery of its own left to make (`Announcement`).
+    /// `run` without the mark, checked alike in debug builds, for code that cannot reach a wait the mark
+    /// would spare it, where the mark's two thread-local calls would cost the gated write: Swift
+    /// Observation's `onChange` on a thread with no delivery of its own left to make (`Announcement`),
+    /// and a write's conversion to its stored form (`userDefaultsObject`, `Codable`), which does not call
+    /// the library (`insideStep`: `modify`'s conversion runs in its step). A read's conversion is
+    /// inlined into the app, where this internal door cannot go.
     @inline(__always)
-    static func runUnmarked<Result>(_ body: () throws -> Result) rethrows -> Result {
-        LockOrder.checkUserCodeMayRun(insideStep: false)
-        return try body()
-    }
-
-    /// A conversion of a value to its stored form (`userDefaultsObject`, `Codable`) on a write: checked
-    /// like the rest in debug builds (no lock held but a step's own, which `modify`'s conversions run
-    /// in), and not marked, which would cost every write the gate measures; a conversion does not call
-    /// the library. (A read's conversion is inlined into the app, where this internal door cannot go.)
-    @inline(__always)
-    static func conversion<Result>(_ body: () throws -> Result) rethrows -> Result {
-        LockOrder.checkUserCodeMayRun(insideStep: true)
+    static func runUnmarked<Result>(insideStep: Bool = false, _ body: () throws -> Result) rethrows -> Result {
+        LockOrder.checkUserCodeMayRun(insideStep: insideStep)
         return try body()
     }
 }
