@@ -177,7 +177,8 @@ struct UserCodeDoorTests {
                 #expect(values.last == -1)
                 #expect(values.dropLast().allSatisfy { $0 >= 0 })
                 #expect(
-                    zip(values.dropLast(), values.dropLast().dropFirst()).allSatisfy { $0 < $1 }, "\(values.suffix(12))")
+                    zip(values.dropLast(), values.dropLast().dropFirst()).allSatisfy { $0 < $1 }, "\(values.suffix(12))"
+                )
             }
             for token in tokens { token.cancel() }
         }
