@@ -20,7 +20,37 @@ import TypedDefaults
     "plain-read": plainReadCommand,
     "read-url": readURLCommand,
     "handler-reads": handlerReadsCommand,
+    "plain-persistent-domain": plainPersistentDomainCommand,
 ]
+
+/// A store of SUITE (with the promise of only library writes, or without) writes and reads "plainWritten",
+/// then the plain API replaces the suite's values (`setPersistentDomain`). Prints what the store reads,
+/// what a plain read gives, and each promise the debug build reported broken ("name cached"), then removes
+/// the suite. In a process of its own: on Linux, Foundation's `setPersistentDomain` synchronizes, which
+/// rewrites every domain the process changed (not covered: see Linux.md), so in the tests' process it
+/// would rewrite every other test's suite.
+@MainActor private func plainPersistentDomainCommand(_ arguments: [String]) {
+    let suite = arguments[1]
+    let promised = arguments.dropFirst(2).first == "promise"
+    let broken = Events()
+    ErrorReporting.setHandler { error in
+        if case .promiseBroken(let key, let cached, _) = error { broken.append("\(key) \(cached)") }
+    }
+    guard let store = DefaultsStore(suiteName: suite, writers: promised ? .onlyTypedDefaults : .anyAPI),
+        let plain = UserDefaults(suiteName: suite)
+    else {
+        fail("no store")
+    }
+    let key = UserDefaultTypedKey<Int>("plainWritten", defaultValue: -1)
+    store[key] = 1
+    say("before \(store[key])")
+    plain.setPersistentDomain(["plainWritten": 3], forName: suite)
+    let read = store[key]
+    let oracle = (store.storage.object(forKey: "plainWritten") as? Int) ?? -1
+    ErrorReporting.waitForQueuedReports()
+    say("read \(read), plain \(oracle), broken \(broken.all)")
+    DefaultsStore.removeSuite(named: suite)
+}
 
 /// An error handler that reads and writes the suite (SUITE "-": `Defaults`), set before the suite's
 /// first use, which reports (a folder that cannot be watched, a file refused at launch). Prints

@@ -59,6 +59,11 @@
 //   typed-defaults-probe handler-reads SUITE            an error handler that writes SUITE ("-": Defaults), set
 //                                                       before its first use; print "handled N", "count N",
 //                                                       "done" (a hang: "hung" and exit 9 after 20 s)
+//   typed-defaults-probe plain-persistent-domain SUITE [promise]
+//                                                       write and read "plainWritten" through a store (with
+//                                                       the promise of only library writes), replace the
+//                                                       suite with the plain setPersistentDomain, print
+//                                                       "before N", then "read N, plain N, broken [...]"
 //   typed-defaults-probe first OPERATION SUITE          OPERATION as the process's first call of the
 //                                                       library (SUITE "-": the standard store), then print
 //                                                       what every read path sees and save (see FirstCall)
