@@ -1,7 +1,7 @@
 import Foundation
 
 /// Follows every change made on this device to a storage, in its write order, and may keep a record of
-/// it beside the values, in the same step (the cloud sync, Sync/CloudSync.swift, is one). The log knows
+/// it beside the values, in the same step (the cloud sync, in Sync/, is one). The log knows
 /// only this protocol.
 protocol LocalChangeTap: AnyObject, Sendable {
     /// `name` changed to `object` on this device (a write through the library, or a change by other means

@@ -71,14 +71,10 @@ package enum KeyManifest {
 
     /// The manifest of `suite` in this user's folder of suites, or in `directory`.
     package static func contents(ofSuite suite: String, in directory: String? = nil) -> Contents {
-        #if os(Linux)
-            var environment = ProcessInfo.processInfo.environment
-            if let directory { environment["XDG_CONFIG_HOME"] = directory }
-            guard let file = SuiteFile(domain: suite, environment: environment) else { return .absent }
-            return contents(at: file.manifestPath)
-        #else
-            return .absent
-        #endif
+        var environment = ProcessInfo.processInfo.environment
+        if let directory { environment["XDG_CONFIG_HOME"] = directory }
+        guard let path = Platform.manifestPath(ofSuite: suite, environment: environment) else { return .absent }
+        return contents(at: path)
     }
 
     /// The manifest at `path`: a regular file (a link is not followed), at most `maximumSize` bytes.

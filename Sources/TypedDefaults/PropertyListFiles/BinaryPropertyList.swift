@@ -28,11 +28,11 @@ enum BinaryPropertyList {
     /// unreferenced data object of zeros that brings its size to what the budget asks (which no reader
     /// builds), still far smaller than a copy at each place. So whatever this writes, the judge accepts.
     static func encode(_ dictionary: [ExactText: Any]) -> [UInt8]? {
-        var flattener = Flattener()
+        var flattener = BinaryPropertyListWriter.Flattener()
         // A suite's file: a key and a value for each entry, and the dictionary.
         flattener.objects.reserveCapacity(2 * dictionary.count + 1)
         guard let top = flattener.add(entries: dictionary.lazy.map { ($0.key.text, $0.value) }) else { return nil }
-        var writer = Writer(objects: flattener.objects)
+        var writer = BinaryPropertyListWriter(objects: flattener.objects)
         var bytes = writer.file(top: top)
         var padding = 0
         // Twice at most: the padding object can widen the file's offsets, which the second pass covers.
@@ -40,7 +40,7 @@ enum BinaryPropertyList {
             let budget = expansionBudget(forFileOf: bytes.count)
             guard flattener.expandedSize > budget else { return bytes }
             padding += (flattener.expandedSize - budget) / 64 + 64
-            var padded = Writer(objects: flattener.objects + [.data(Data(count: padding))])
+            var padded = BinaryPropertyListWriter(objects: flattener.objects + [.data(Data(count: padding))])
             bytes = padded.file(top: top)
         }
         return nil
@@ -70,7 +70,9 @@ enum BinaryPropertyList {
     /// (`expandsBeyondBudget`). A file it cannot read is judged by `isRefusedOutright` before any other
     /// reader sees it. One walk of the file for a suite's own files, at every look at them.
     static func decodeJudging(_ bytes: [UInt8]) -> Reading {
-        guard var reader = Reader(bytes) else { return isRefusedOutright(bytes) ? .refused : .notRead }
+        guard var reader = BinaryPropertyListReader(bytes) else {
+            return isRefusedOutright(bytes) ? .refused : .notRead
+        }
         guard let dictionary = reader.domain() else { return isRefusedOutright(bytes) ? .refused : .notRead }
         return reader.domainCost > expansionBudget(forFileOf: bytes.count) ? .refused : .read(dictionary)
     }
@@ -78,7 +80,7 @@ enum BinaryPropertyList {
     /// The property list in `bytes` with a keyed archive's UIDs read as ``ArchiveUID``s, or nil when it
     /// is not a binary property list of the kinds above, or is malformed in any way.
     static func decodeArchive(_ bytes: [UInt8]) -> Any? {
-        guard !expandsBeyondBudget(bytes), var reader = Reader(bytes) else { return nil }
+        guard !expandsBeyondBudget(bytes), var reader = BinaryPropertyListReader(bytes) else { return nil }
         reader.readsUIDs = true
         var cost = 0
         return reader.object(at: reader.top, depth: 0, cost: &cost)
@@ -89,7 +91,7 @@ enum BinaryPropertyList {
     /// on a set, and reads a domain holding a UID as empty, so such a file is one the library cannot
     /// read (moved aside and reported at the next save), never handed to that parser.
     static func holdsSetOrUID(_ bytes: [UInt8]) -> Bool {
-        guard let reader = Reader(bytes) else { return false }
+        guard let reader = BinaryPropertyListReader(bytes) else { return false }
         return reader.holdsSetOrUID()
     }
 
@@ -118,5 +120,31 @@ enum BinaryPropertyList {
         /// Foundation reads (as `NSNull` and a set) and its own writer refuses: written back as they were.
         case null
         case set([Int])
+    }
+}
+
+// Judging a binary property list before anyone builds it: what its objects expand to.
+extension BinaryPropertyList {
+    /// Whether reading `bytes` would build far more than the file holds, or could not end: objects
+    /// shared by reference (one 1 MB data object in an array a thousand times, 1 GB), a reference cycle,
+    /// or nesting deeper than any reader's stack. Foundation's own reader builds such a file in full (a
+    /// 1 MB file took 2 GB and more than 30 s; cycles and deep nesting overflow its stack), so such a
+    /// file is one the library cannot read: refused, moved aside at a save and reported, and never
+    /// handed to Foundation. The check walks each object once, in memory a few words an object.
+    ///
+    /// The budget: 16 a value built plus the bytes of its text or data, at most 64 times the file's
+    /// size and 16 MiB more. A suite Foundation wrote stays far below it (it shares nothing it would
+    /// build more than once), and so does one the library wrote: its writer shares equal texts and data
+    /// only while the file stays within the budget (`encode`). The library's own reader builds each
+    /// object once, however often it is referred to; the budget is what Foundation's reader, which
+    /// builds every reference in full, may be handed.
+    static func expandsBeyondBudget(_ bytes: [UInt8]) -> Bool {
+        guard let reader = BinaryPropertyListReader(bytes) else { return false }
+        return reader.expansion(limit: expansionBudget(forFileOf: bytes.count)) == nil
+    }
+
+    /// What a file of `size` bytes may build: 64 times its size and 16 MiB more.
+    static func expansionBudget(forFileOf size: Int) -> Int {
+        64 * size + 16 << 20
     }
 }

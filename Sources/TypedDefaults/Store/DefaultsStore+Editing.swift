@@ -48,35 +48,13 @@ extension DefaultsStore {
     /// that are not a property list the library reads), or nil when it can, or there is none. Only looks:
     /// nothing is moved or changed. Apple platforms: nil.
     package static func suiteFileProblem(_ suite: String) -> String? {
-        #if os(Linux)
-            guard let file = SuiteFile(domain: suite) else { return nil }
-            do {
-                guard let version = try FileVersion.open(file.path) else { return nil }
-                let limit = PropertyListDocument.maximumSize
-                guard version.identity.size <= limit else { return "\(file.path) is larger than \(limit >> 20) MB" }
-                let bytes = try version.readAll(path: file.path, limit: limit + 1)
-                guard bytes.isEmpty || LinuxSaver.parseJudging(bytes).parsed != nil else {
-                    return "\(file.path) is not a property list the library reads"
-                }
-                return nil
-            } catch FileFailure.refused(let path, let reason) {
-                return "\(path): \(reason)"
-            } catch {
-                return "\(file.path): \(error)"
-            }
-        #else
-            return nil
-        #endif
+        Platform.suiteFileProblem(suite)
     }
 
     /// The names of the suites stored where this process's suites are (Linux: the configuration folder;
     /// Apple platforms: the user's preferences folder), sorted, without hidden files.
     package static func storedSuiteNames() -> [String] {
-        #if os(Linux)
-            let directory = SuiteFile.directory()
-        #else
-            let directory = NSHomeDirectory() + "/Library/Preferences"
-        #endif
+        let directory = Platform.suitesDirectory()
         let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return files.filter { !$0.hasPrefix(".") && $0.hasSuffix(".plist") }.map { String($0.dropLast(6)) }.sorted()
     }

@@ -24,7 +24,7 @@ extension DefaultsStore {
     /// and launch arguments are left out. For debug screens and logs.
     public func snapshot() -> [String: Any] {
         var values: [String: Any] = [:]
-        for (name, object) in storedObjects() where !Self.ownNames.contains(name) {
+        for (name, object) in storedObjects() where !Self.reservedNames.contains(name) {
             guard let unprefixed = suffix(of: name, after: keyPrefix) else { continue }
             values[unprefixed] = plainPropertyList(object)
         }
@@ -49,14 +49,10 @@ extension DefaultsStore {
 
     private func removeAll(keeping kept: Set<String>) {
         for name in storedObjects().keys
-        where suffix(of: name, after: keyPrefix) != nil && !kept.contains(name) && !Self.ownNames.contains(name) {
+        where suffix(of: name, after: keyPrefix) != nil && !kept.contains(name) && !Self.reservedNames.contains(name) {
             write(nil, forStoredName: name)
         }
     }
-
-    /// Names the library keeps for itself in a storage (the sync's record of versions): listed by no
-    /// snapshot and removed by no `removeAll`, so that a removal is pushed as one.
-    private static let ownNames: Set<String> = [CloudSync.recordName]
 
     /// What the storage holds, without registered defaults. For a backend that cannot list its values,
     /// the names used in this process whose value differs from the registered default.

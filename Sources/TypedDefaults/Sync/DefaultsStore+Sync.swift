@@ -1,6 +1,11 @@
 import Foundation
 
 extension DefaultsStore {
+    /// Names the library keeps for itself in a storage, declared by what keeps them (the sync's record
+    /// of versions): listed by no snapshot and removed by no `removeAll`, so that a removal is pushed as
+    /// one.
+    static let reservedNames: Set<String> = [CloudSync.recordName]
+
     /// Syncs `keys` across the user's devices through iCloud's key-value store, from now on: a change
     /// made on one device appears on the others, and the newest change of a key wins everywhere.
     ///

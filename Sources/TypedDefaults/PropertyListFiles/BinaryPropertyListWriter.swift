@@ -1,7 +1,135 @@
 import Foundation
 
+/// Lays the objects out: header, objects, offset table, trailer.
+struct BinaryPropertyListWriter {
+    typealias Object = BinaryPropertyList.Object
+
+    let objects: [Object]
+    /// Bytes in a reference to an object: enough for the last index.
+    let referenceSize: Int
+    var bytes: [UInt8] = []
+
+    init(objects: [Object]) {
+        self.objects = objects
+        referenceSize = Self.byteCount(UInt64(objects.count))
+    }
+
+    mutating func file(top: Int) -> [UInt8] {
+        bytes.reserveCapacity(objects.count * 16 + 64)
+        bytes.append(contentsOf: Array("bplist00".utf8))
+        var offsets: [Int] = []
+        offsets.reserveCapacity(objects.count)
+        for object in objects {
+            offsets.append(bytes.count)
+            write(object)
+        }
+        let tableOffset = bytes.count
+        let offsetSize = Self.byteCount(UInt64(tableOffset))
+        for offset in offsets {
+            appendBigEndian(UInt64(offset), size: offsetSize)
+        }
+        bytes.append(contentsOf: [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(referenceSize)])
+        appendBigEndian(UInt64(objects.count), size: 8)
+        appendBigEndian(UInt64(top), size: 8)
+        appendBigEndian(UInt64(tableOffset), size: 8)
+        return bytes
+    }
+
+    private mutating func write(_ object: Object) {
+        switch object {
+        case .string(let string):
+            if isASCII(string) {
+                appendMarker(0x50, count: string.utf8.count)
+                bytes.append(contentsOf: string.utf8)
+            } else {
+                let units = Array(string.utf16)
+                appendMarker(0x60, count: units.count)
+                for unit in units {
+                    appendBigEndian(UInt64(unit), size: 2)
+                }
+            }
+        case .integer(let value):
+            appendInteger(value)
+        case .bigInteger(let value):
+            // Above Int64.max: the 16-byte form, whose upper half is zero.
+            bytes.append(0x14)
+            appendBigEndian(0, size: 8)
+            appendBigEndian(value, size: 8)
+        case .float(let value):
+            bytes.append(0x22)
+            appendBigEndian(UInt64(value.bitPattern), size: 4)
+        case .double(let value):
+            bytes.append(0x23)
+            appendBigEndian(value.bitPattern, size: 8)
+        case .date(let seconds):
+            bytes.append(0x33)
+            appendBigEndian(seconds.bitPattern, size: 8)
+        case .boolean(let value):
+            bytes.append(value ? 0x09 : 0x08)
+        case .data(let data):
+            appendMarker(0x40, count: data.count)
+            bytes.append(contentsOf: data)
+        case .array(let elements):
+            appendMarker(0xA0, count: elements.count)
+            appendReferences(elements)
+        case .dictionary(let keys, let values):
+            appendMarker(0xD0, count: keys.count)
+            appendReferences(keys)
+            appendReferences(values)
+        case .null:
+            bytes.append(0x00)
+        case .set(let elements):
+            appendMarker(0xC0, count: elements.count)
+            appendReferences(elements)
+        }
+    }
+
+    /// Integers from 0 take the fewest of 1, 2 or 4 bytes (read as unsigned); others take 8.
+    private mutating func appendInteger(_ value: Int64) {
+        let size = value < 0 ? 8 : Self.byteCount(UInt64(value))
+        bytes.append(0x10 | UInt8(size.trailingZeroBitCount))
+        appendBigEndian(UInt64(bitPattern: value), size: size)
+    }
+
+    /// A kind's marker with a count: in the marker below 15, else as an integer object after it.
+    private mutating func appendMarker(_ marker: UInt8, count: Int) {
+        if count < 15 {
+            bytes.append(marker | UInt8(count))
+        } else {
+            bytes.append(marker | 0x0F)
+            appendInteger(Int64(count))
+        }
+    }
+
+    private mutating func appendReferences(_ indexes: [Int]) {
+        for index in indexes {
+            appendBigEndian(UInt64(index), size: referenceSize)
+        }
+    }
+
+    private mutating func appendBigEndian(_ value: UInt64, size: Int) {
+        // A loop on the shift rather than a stride: this runs for every reference and offset in the
+        // file, and the stride cost more than the bytes it wrote (measured).
+        var shift = UInt64(size * 8)
+        while shift > 0 {
+            shift -= 8
+            bytes.append(UInt8(truncatingIfNeeded: value >> shift))
+        }
+    }
+
+    /// The fewest of 1, 2, 4 or 8 bytes that hold `value`.
+    private static func byteCount(_ value: UInt64) -> Int {
+        switch value {
+        case ..<0x100: 1
+        case ..<0x1_0000: 2
+        case ..<0x1_0000_0000: 4
+        default: 8
+        }
+    }
+}
+
 // Writing a binary property list: the values flattened into a list of objects, then the bytes.
-extension BinaryPropertyList {
+extension BinaryPropertyListWriter {
     /// Turns a value into the file's flat list of objects; equal strings (a key that repeats in the
     /// dictionaries of an array) are written once, equal by their Unicode scalars: two forms of one
     /// text that Swift takes for equal stay two strings, as Foundation keeps them.
@@ -128,132 +256,6 @@ extension BinaryPropertyList {
                 values.append(index)
             }
             return append(.dictionary(keys: keys, values: values))
-        }
-    }
-
-    /// Lays the objects out: header, objects, offset table, trailer.
-    struct Writer {
-        let objects: [Object]
-        /// Bytes in a reference to an object: enough for the last index.
-        let referenceSize: Int
-        var bytes: [UInt8] = []
-
-        init(objects: [Object]) {
-            self.objects = objects
-            referenceSize = Self.byteCount(UInt64(objects.count))
-        }
-
-        mutating func file(top: Int) -> [UInt8] {
-            bytes.reserveCapacity(objects.count * 16 + 64)
-            bytes.append(contentsOf: Array("bplist00".utf8))
-            var offsets: [Int] = []
-            offsets.reserveCapacity(objects.count)
-            for object in objects {
-                offsets.append(bytes.count)
-                write(object)
-            }
-            let tableOffset = bytes.count
-            let offsetSize = Self.byteCount(UInt64(tableOffset))
-            for offset in offsets {
-                appendBigEndian(UInt64(offset), size: offsetSize)
-            }
-            bytes.append(contentsOf: [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(referenceSize)])
-            appendBigEndian(UInt64(objects.count), size: 8)
-            appendBigEndian(UInt64(top), size: 8)
-            appendBigEndian(UInt64(tableOffset), size: 8)
-            return bytes
-        }
-
-        private mutating func write(_ object: Object) {
-            switch object {
-            case .string(let string):
-                if isASCII(string) {
-                    appendMarker(0x50, count: string.utf8.count)
-                    bytes.append(contentsOf: string.utf8)
-                } else {
-                    let units = Array(string.utf16)
-                    appendMarker(0x60, count: units.count)
-                    for unit in units {
-                        appendBigEndian(UInt64(unit), size: 2)
-                    }
-                }
-            case .integer(let value):
-                appendInteger(value)
-            case .bigInteger(let value):
-                // Above Int64.max: the 16-byte form, whose upper half is zero.
-                bytes.append(0x14)
-                appendBigEndian(0, size: 8)
-                appendBigEndian(value, size: 8)
-            case .float(let value):
-                bytes.append(0x22)
-                appendBigEndian(UInt64(value.bitPattern), size: 4)
-            case .double(let value):
-                bytes.append(0x23)
-                appendBigEndian(value.bitPattern, size: 8)
-            case .date(let seconds):
-                bytes.append(0x33)
-                appendBigEndian(seconds.bitPattern, size: 8)
-            case .boolean(let value):
-                bytes.append(value ? 0x09 : 0x08)
-            case .data(let data):
-                appendMarker(0x40, count: data.count)
-                bytes.append(contentsOf: data)
-            case .array(let elements):
-                appendMarker(0xA0, count: elements.count)
-                appendReferences(elements)
-            case .dictionary(let keys, let values):
-                appendMarker(0xD0, count: keys.count)
-                appendReferences(keys)
-                appendReferences(values)
-            case .null:
-                bytes.append(0x00)
-            case .set(let elements):
-                appendMarker(0xC0, count: elements.count)
-                appendReferences(elements)
-            }
-        }
-
-        /// Integers from 0 take the fewest of 1, 2 or 4 bytes (read as unsigned); others take 8.
-        private mutating func appendInteger(_ value: Int64) {
-            let size = value < 0 ? 8 : Self.byteCount(UInt64(value))
-            bytes.append(0x10 | UInt8(size.trailingZeroBitCount))
-            appendBigEndian(UInt64(bitPattern: value), size: size)
-        }
-
-        /// A kind's marker with a count: in the marker below 15, else as an integer object after it.
-        private mutating func appendMarker(_ marker: UInt8, count: Int) {
-            if count < 15 {
-                bytes.append(marker | UInt8(count))
-            } else {
-                bytes.append(marker | 0x0F)
-                appendInteger(Int64(count))
-            }
-        }
-
-        private mutating func appendReferences(_ indexes: [Int]) {
-            for index in indexes {
-                appendBigEndian(UInt64(index), size: referenceSize)
-            }
-        }
-
-        private mutating func appendBigEndian(_ value: UInt64, size: Int) {
-            // A loop on the shift rather than a stride: this runs for every reference and offset in the
-            // file, and the stride cost more than the bytes it wrote (measured).
-            var shift = UInt64(size * 8)
-            while shift > 0 {
-                shift -= 8
-                bytes.append(UInt8(truncatingIfNeeded: value >> shift))
-            }
-        }
-
-        /// The fewest of 1, 2, 4 or 8 bytes that hold `value`.
-        private static func byteCount(_ value: UInt64) -> Int {
-            switch value {
-            case ..<0x100: 1
-            case ..<0x1_0000: 2
-            case ..<0x1_0000_0000: 4
-            default: 8
-            }
         }
     }
 }
