@@ -130,7 +130,7 @@
             do {
                 _ = try file.replace(with: KeyManifest.encode(merged), keeping: nil, at: file.manifestPath)
             } catch {
-                ErrorReporting.report(reported(error))
+                ErrorReporting.report(FileFailure.reported(error, suite: domain))
             }
         }
     }

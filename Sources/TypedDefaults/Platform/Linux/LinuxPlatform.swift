@@ -29,7 +29,7 @@
                 let limit = PropertyListDocument.maximumSize
                 guard version.identity.size <= limit else { return "\(file.path) is larger than \(limit >> 20) MB" }
                 let bytes = try version.readAll(path: file.path, limit: limit + 1)
-                guard bytes.isEmpty || LinuxSaver.parseJudging(bytes).parsed != nil else {
+                guard bytes.isEmpty || PropertyListDocument.suiteContentsJudging(bytes).parsed != nil else {
                     return "\(file.path) is not a property list the library reads"
                 }
                 return nil

@@ -43,7 +43,7 @@
         /// The saver's turn at the file, and what it knows of the file.
         let saves = SaveLock()
         /// What others saved, on its way into memory.
-        let inbox = SavedChangeInbox()
+        let inbox: SavedChangeInbox
         /// Whether the domain is ready (`prepare`). Taken before any other lock of the saver's (the
         /// context prepares its domain before it takes a lock of its own), and held while preparing.
         let status = ConditionLocked(Status())
@@ -54,6 +54,7 @@
             self.file = file
             self.listedDomain = listedDomain
             self.defaults = defaults
+            inbox = SavedChangeInbox(unsavedWritesIn: pending)
         }
 
         /// Where `prepare` is (the domain is watched and read once, by the first caller), and whether a
@@ -140,7 +141,7 @@
                     try saves.withFileLock(file, in: &save) { _, _ in file.removeFile() }
                     save.forgetKnownContents()
                 } catch {
-                    ErrorReporting.report(reported(error))
+                    ErrorReporting.report(FileFailure.reported(error, suite: domain))
                 }
             }
         }
@@ -172,16 +173,17 @@
         func lookOnce() {
             guard let file else { return }
             let notice: DefaultsError? = saves.withSaving { save in
-                guard let state = try? look(at: file, movingAsideUnreadable: false, in: &save), state.refusedOutright
+                guard let state = try? save.look(at: file, of: domain, movingAsideUnreadable: false),
+                    state.refusedOutright
                 else {
                     return nil
                 }
                 do {
                     return try saves.withFileLock(file, in: &save) { save, _ in
-                        try look(at: file, movingAsideUnreadable: true, in: &save).notice
+                        try save.look(at: file, of: domain, movingAsideUnreadable: true).notice
                     }
                 } catch {
-                    return reported(error)
+                    return FileFailure.reported(error, suite: domain)
                 }
             }
             if let notice { ErrorReporting.report(notice) }
@@ -203,7 +205,7 @@
             // Tried, never waited for: the watcher serves every suite, and this one's save may wait for
             // another process's file lock. Looked at again a moment later, until the turn is free.
             let looked = saves.withSavingIfFree { save in
-                if let state = try? look(at: file, movingAsideUnreadable: false, in: &save) {
+                if let state = try? save.look(at: file, of: domain, movingAsideUnreadable: false) {
                     queueBringIn(state.changedElsewhere, in: &save)
                 }
                 return !save.putBacks.isEmpty
@@ -224,8 +226,144 @@
                 }
                 return
             }
-            bringInQueuedAndDeliver()
+            inbox.bringInQueued().deliver()
             if mustPutBack { SaveScheduler.shared.schedule(self, after: Self.saveDelay) }
+        }
+
+        // MARK: Saving: the save's turn, the file lock, then `SaveState`'s look and save
+
+        func flush() throws {
+            let notice = try saves.withSaving { try savePending(in: &$0) }
+            // Brought in once `saving` is released: this process's next save, and other processes' saves,
+            // never wait for its memory.
+            inbox.bringInQueued().deliver()
+            if let notice { ErrorReporting.report(notice) }
+        }
+
+        /// Saves every pending write, and the keys declared since the last save.
+        func savePending(in save: inout SaveState) throws -> DefaultsError? {
+            guard let file else {
+                guard let changes = pending.take(), !changes.isEmpty else { return nil }
+                guard defaults.synchronize() else {
+                    pending.restore(changes)
+                    throw DefaultsError.saveFailed(suite: domain, reason: "synchronize() failed")
+                }
+                return nil
+            }
+            var declared: [String: DeclaredKey]?
+            switch declarations.takeDue() {
+            case .nothing: break
+            case .write(let keys): declared = keys
+            case .later(let wait): SaveScheduler.shared.schedule(self, after: wait)
+            }
+            guard pending.isEmpty() == false || !save.putBacks.isEmpty || declared != nil else { return nil }
+            do {
+                let saved = try saves.withFileLock(file, in: &save) { save, locked in
+                    try saveLocked(declared, to: file, in: &save, locked)
+                }
+                queueBringIn(saved.changedElsewhere, saving: saved.changes, in: &save)
+                return saved.notice
+            } catch {
+                // Another process holds the file's lock (one stopped mid-save holds it for good): the
+                // writes stay pending, and the save is tried again.
+                if case FileFailure.timedOut = error { SaveScheduler.shared.schedule(self, after: Self.saveDelay) }
+                throw FileFailure.reported(error, suite: domain)
+            }
+        }
+
+        /// Writes the manifest of `declared`, if any, then saves the pending writes: the one locked save.
+        private func saveLocked(
+            _ declared: [String: DeclaredKey]?, to file: SuiteFile, atExit deadline: Date? = nil,
+            in save: inout SaveState, _ locked: borrowing FileLockHeld
+        ) throws -> SaveState.Saved {
+            if let declared { writeManifest(declared, beside: file, locked) }
+            return try save.save(pending, to: file, of: domain, atExit: deadline, locked)
+        }
+
+        func exclusively<Result>(_ body: () throws -> Result) throws -> Result {
+            guard let file else { return try body() }
+            var notice: DefaultsError?
+            let result = try saves.withSaving { save in
+                do {
+                    return try saves.withFileLock(file, in: &save) { save, locked in
+                        let state = try save.look(at: file, of: domain, movingAsideUnreadable: true)
+                        notice = state.notice
+                        // The body reads what others saved: it is in memory before the body runs. The
+                        // changes are numbered on the step's thread: the step announces them when it
+                        // ends, once every lock is released, whichever way it ends.
+                        queueBringIn(state.changedElsewhere, in: &save)
+                        let unannounced = inbox.bringInQueued()
+                        assert(unannounced.isEmpty, "a change numbered in a step is the step's to announce")
+                        let result = try body()
+                        let saved = try saveLocked(nil, to: file, in: &save, locked)
+                        queueBringIn(saved.changedElsewhere, saving: saved.changes, in: &save)
+                        notice = notice ?? saved.notice
+                        return result
+                    }
+                } catch let error as FileFailure {
+                    throw FileFailure.reported(error, suite: domain)
+                }
+            }
+            inbox.bringInQueued().deliver()
+            if let notice { ErrorReporting.report(notice) }
+            return result
+        }
+
+        // MARK: Exit
+
+        /// How long the exit-time save waits for a lock held elsewhere before it gives up.
+        static let exitWait: TimeInterval = 2
+
+        /// Saves what it can at exit, and never waits forever: `exit()` may be called with this saver's
+        /// locks held by the exiting thread (inside `modify`'s transform, or from a signal handler that
+        /// interrupted a write or a save). Values others saved are not brought into memory: the process
+        /// is ending. What it cannot save is reported.
+        func saveAtExit() {
+            guard let file else {
+                if (try? flush()) == nil {
+                    ErrorReporting.report(
+                        DefaultsError.saveFailed(suite: domain, reason: "synchronize() failed at exit"))
+                }
+                return
+            }
+            let deadline = Date(timeIntervalSinceNow: Self.exitWait)
+            // `exit()` inside `modify`'s transform or from a signal handler that interrupted a save: this
+            // thread holds the save's turn, and maybe the file lock; nothing else in the process can.
+            let refused = saves.withSavingAtExit(before: deadline) { turn, save in
+                // Unknown (the pending writes stayed locked): tried, and the save reports it.
+                var declared: [String: DeclaredKey]?
+                if case .write(let keys) = declarations.takeDue(atExit: true) { declared = keys }
+                guard pending.isEmpty(before: deadline) != true || !save.putBacks.isEmpty || declared != nil else {
+                    return
+                }
+                do {
+                    if case .heldHere(holdsFileLock: true) = turn {
+                        let locked = file.lockHeldAtExit()
+                        _ = try saveLocked(declared, to: file, atExit: deadline, in: &save, locked)
+                    } else {
+                        _ = try file.withLock(before: deadline) { locked in
+                            try saveLocked(declared, to: file, atExit: deadline, in: &save, locked)
+                        }
+                    }
+                } catch {
+                    ErrorReporting.report(FileFailure.reported(error, suite: domain))
+                }
+            }
+            if let refused { giveUpAtExit(refused) }
+        }
+
+        func giveUpAtExit(_ reason: String) {
+            ErrorReporting.report(
+                DefaultsError.saveFailed(suite: domain, reason: "the exit-time save gave up, because \(reason)"))
+        }
+
+        // MARK: What others saved, on its way in (`SavedChangeInbox`)
+
+        /// Queues what a look found that someone else saved (see `SavedChangeInbox.queue`). With `saving`
+        /// (a save's writes, now in the file), the save is done with them: they stop being in flight.
+        func queueBringIn(_ changed: [ExactText: Any?], saving: [ExactText: Any?] = [:], in save: inout SaveState) {
+            inbox.queue(changed, saving: saving, in: &save)
+            if !saving.isEmpty { pending.saved() }
         }
     }
 #endif

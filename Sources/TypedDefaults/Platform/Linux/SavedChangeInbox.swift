@@ -13,9 +13,15 @@
         private let queued = Locked<[ExactText: (object: Any?, savedOver: Bool)]>([:])
         /// Brings queued changes into memory one batch at a time, in the order they were queued.
         private let bringingIn = RankedLock(.bringingIn)
+        /// This process's writes not saved yet: its own last write of a name wins until it is saved.
+        private let pending: PendingWrites
         /// Where changes are put and announced: the storage context that owns the saver, given when the
         /// domain is prepared (before the watcher can report anything); held weakly.
         private let receiver = Locked(WeakReceiver())
+
+        init(unsavedWritesIn pending: PendingWrites) {
+            self.pending = pending
+        }
 
         private struct WeakReceiver {
             weak var receiver: (any SavedChangeReceiver)?
@@ -49,9 +55,11 @@
             }
         }
 
-        /// Brings the queued changes into memory, but names this process saved over or `isUnsaved` (its
-        /// own last write wins until it is saved), and returns what observers must hear.
-        func bringInQueued(isUnsaved: (String) -> Bool) -> [Announcement] {
+        /// Brings the queued changes into memory through the receiver's commit path, but names this
+        /// process saved over or has written and not saved yet (its own last write wins until it is
+        /// saved), and returns what observers must hear: announced by the caller with no lock held (an
+        /// observer may write and save).
+        func bringInQueued() -> [Announcement] {
             guard let receiver = receiver.withLockedValue({ $0.receiver }) else {
                 queued.withLockedValue { $0.removeAll() }
                 return []
@@ -63,7 +71,7 @@
                 }
                 guard !batch.isEmpty else { return [Announcement]() }
                 return receiver.bringIn(savedElsewhere: batch.map { ($0.key.text, $0.value.object) }) { name in
-                    batch[ExactText(name)]?.savedOver == true || isUnsaved(name)
+                    batch[ExactText(name)]?.savedOver == true || pending.hasUnsavedWrite(forName: name)
                 }
             }
         }

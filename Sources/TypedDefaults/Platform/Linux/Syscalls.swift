@@ -4,7 +4,7 @@
     // The bottom of the Linux saver: every system call it makes is one function of `System`, which
     // retries `EINTR` and gives a failure as an `Errno`; the saver's files turn it into a `FileFailure`
     // with the path and action it concerns, mapped to a `DefaultsError` once, where the saver reports
-    // (`LinuxSaver.reported(_:)`). `SystemCallFaults` makes a call fail in-process, for the tests (debug builds only).
+    // (`FileFailure.reported(_:suite:)`). `SystemCallFaults` makes a call fail in-process, for the tests (debug builds only).
 
     /// A system call of the saver, as the tests' fault injection (`SystemCallFaults`) names it.
     package enum SystemCall: Sendable, Hashable {
@@ -38,6 +38,23 @@
         /// `action` on `path` failed with `error`.
         static func failed(_ action: String, _ path: String, _ error: Errno) -> FileFailure {
             .failed(action: action, path: path, error)
+        }
+
+        /// The error a failure of the saver's file work (`error`, in suite `domain`) is reported as.
+        static func reported(_ error: any Error, suite domain: String) -> DefaultsError {
+            switch error {
+            case let error as DefaultsError: return error
+            case FileFailure.failed(let action, let path, let errno?):
+                return .saveFailed(suite: domain, reason: "\(action) \(path): \(errno)")
+            case FileFailure.failed(let action, let path, nil):
+                return .saveFailed(suite: domain, reason: "\(action) \(path)")
+            case FileFailure.refused(let path, let reason):
+                return .fileRefused(suite: domain, path: path, reason: reason)
+            case FileFailure.timedOut(let path):
+                return .saveFailed(suite: domain, reason: "\(path) stayed locked by another process")
+            default:
+                return .saveFailed(suite: domain, reason: "\(error)")
+            }
         }
     }
 
