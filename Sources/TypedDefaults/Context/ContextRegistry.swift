@@ -8,27 +8,30 @@ enum ContextRegistry {
         weak var context: StorageContext?
     }
 
-    /// Taken alone, and never across file I/O or a user callback.
-    /// By the name's Unicode scalars: two forms of one name are two suites, as they are two files.
-    static let bySuite = Locked<[ExactText: StorageContext]>([:])
-    /// Weak, so that a storage nobody uses any more is freed; the context holds its storage, so while
-    /// an entry's context lives no other object can take its identifier.
-    static let byObject = Locked<[ObjectIdentifier: WeakContext]>([:])
+    /// The two maps, under one lock: taken alone, and never across file I/O or a user callback.
+    struct Maps {
+        /// By the name's Unicode scalars: two forms of one name are two suites, as they are two files.
+        var bySuite: [ExactText: StorageContext] = [:]
+        /// Weak, so that a storage nobody uses any more is freed; the context holds its storage, so
+        /// while an entry's context lives no other object can take its identifier.
+        var byObject: [ObjectIdentifier: WeakContext] = [:]
+    }
+    static let maps = Locked(Maps())
 
     /// The context of suite `suiteName`, or nil for a name that is not a plain file name, a suite whose
     /// file is there but not a regular file (Linux), or one `UserDefaults(suiteName:)` refuses.
     static func context(forSuite suiteName: String) -> StorageContext? {
         guard SuiteName.isPlainFileName(suiteName) else { return nil }
         let key = ExactText(suiteName)
-        if let context = bySuite.withLockedValue({ $0[key] }) { return context }
+        if let context = maps.withLockedValue({ $0.bySuite[key] }) { return context }
         // Made outside the map's lock, since making it looks at the suite's file; the first one in wins.
         guard Platform.isUsableSuite(suiteName), let defaults = UserDefaults(suiteName: suiteName) else {
             return nil
         }
         let made = StorageContext(storage: defaults, domain: .suite(suiteName))
-        return bySuite.withLockedValue { contexts in
-            if let context = contexts[key] { return context }
-            contexts[key] = made
+        return maps.withLockedValue { maps in
+            if let context = maps.bySuite[key] { return context }
+            maps.bySuite[key] = made
             return made
         }
     }
@@ -46,19 +49,19 @@ enum ContextRegistry {
             }
         }
         let identifier = ObjectIdentifier(storage)
-        if let context = byObject.withLockedValue({ $0[identifier]?.context }) { return context }
+        if let context = maps.withLockedValue({ $0.byObject[identifier]?.context }) { return context }
         let made = StorageContext(storage: storage, domain: domain)
-        return byObject.withLockedValue { contexts in
-            if let context = contexts[identifier]?.context { return context }
-            contexts[identifier] = WeakContext(context: made)
+        return maps.withLockedValue { maps in
+            if let context = maps.byObject[identifier]?.context { return context }
+            maps.byObject[identifier] = WeakContext(context: made)
             return made
         }
     }
 
     /// Forgets the entry of a freed context's storage, unless another context replaced it.
     static func forgetFreedContext(of identifier: ObjectIdentifier) {
-        byObject.withLockedValue { contexts in
-            if contexts[identifier]?.context == nil { contexts[identifier] = nil }
+        maps.withLockedValue { maps in
+            if maps.byObject[identifier]?.context == nil { maps.byObject[identifier] = nil }
         }
     }
 

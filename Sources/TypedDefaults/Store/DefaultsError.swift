@@ -89,8 +89,8 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
 /// when the process exits normally is handed over at exit (waiting at most two seconds for a handler
 /// that runs then).
 public enum ErrorReporting {
-    private static let handler = Locked<(@Sendable (DefaultsError) -> Void)?>(nil)
-    /// Reports not handed over yet, whether a hand-over is scheduled, and the thread handing them over.
+    /// The handler; the reports not handed over yet, whether a hand-over is scheduled, and the thread
+    /// handing them over.
     private static let queued = ConditionLocked(ReportsQueued())
     /// What is queued at a normal exit is handed over then: registered with the first report.
     private static let handOverAtExit: Void = { atexit { ErrorReporting.handOverAtExit(waiting: 2) } }()
@@ -100,7 +100,7 @@ public enum ErrorReporting {
     /// error. The handler runs on the library's report queue, one report at a time, a moment after the
     /// error (see ``ErrorReporting``).
     public static func setHandler(_ newHandler: (@Sendable (DefaultsError) -> Void)?) {
-        handler.withLockedValue { $0 = newHandler }
+        queued.withLockedValue(waking: false) { $0.handler = newHandler }
     }
 
     /// Queues `error` for the handler; returns at once, whatever locks the caller holds.
@@ -145,7 +145,7 @@ public enum ErrorReporting {
     /// Through the one door for code that is not the library's (`UserCode`); what the handler writes
     /// to observed names is delivered once it returns.
     private static func hand(_ report: DefaultsError) {
-        if let current = handler.withLockedValue({ $0 }) {
+        if let current = queued.withLockedValue(waking: false, { $0.handler }) {
             UserCode.run { current(report) }
             Observer.deliverHeldBack()
         } else {
@@ -156,6 +156,8 @@ public enum ErrorReporting {
 
 /// The reports waiting for the handler, in the order they came.
 private struct ReportsQueued {
+    /// What receives the reports (`setHandler`); nil: standard error.
+    var handler: (@Sendable (DefaultsError) -> Void)?
     var reports: [DefaultsError] = []
     var isScheduled = false
     /// The thread handing reports over now; nil between two hand-overs.

@@ -9,25 +9,30 @@
         // @unchecked: `SaveState` holds property-list objects (`Any`), reached only under `saving`'s lock.
 
         private let saving: RankedLocked<SaveState>
-        /// The thread that holds `saving`, and whether it holds the file lock too (inside `exclusively`).
-        private let holder = Locked<(thread: ObjectIdentifier?, holdsFileLock: Bool)>((nil, false))
-        /// The contents of the last `SaveState.known` there was, for `knownContents`, which must not wait
-        /// for a save's file work.
-        private let known = Locked<[ExactText: Any]?>(nil)
+        /// Who holds the turn, and what the file held, readable without waiting for a save's file work.
+        private let holder = Locked(Holder())
+
+        /// The thread that holds `saving`, and whether it holds the file lock too (inside `exclusively`);
+        /// and the contents of the last `SaveState.known` there was, for `knownContents`.
+        struct Holder {
+            var thread: ObjectIdentifier?
+            var holdsFileLock = false
+            var knownContents: [ExactText: Any]?
+        }
 
         init() {
-            saving = SaveState.boxed(knownContents: known)
+            saving = SaveState.boxed(holder: holder)
         }
 
         /// What the file held when this process last read or wrote it, without waiting for a save.
-        var knownContents: [ExactText: Any]? { known.withLockedValue { $0 } }
+        var knownContents: [ExactText: Any]? { holder.withLockedValue { $0.knownContents } }
 
         /// `body` holding the turn, with this thread recorded as its holder: the one way the turn is taken
         /// (but at exit).
         func withSaving<Result>(_ body: (inout SaveState) throws -> Result) rethrows -> Result {
             try saving.withLockedValue { save in
                 holder.withLockedValue { $0.thread = ObjectIdentifier(Thread.current) }
-                defer { holder.withLockedValue { $0 = (nil, false) } }
+                defer { holder.withLockedValue { ($0.thread, $0.holdsFileLock) = (nil, false) } }
                 return try body(&save)
             }
         }
@@ -37,7 +42,7 @@
         func withSavingIfFree<Result>(_ body: (inout SaveState) throws -> Result) rethrows -> Result? {
             try saving.withLockedValueIfFree { save in
                 holder.withLockedValue { $0.thread = ObjectIdentifier(Thread.current) }
-                defer { holder.withLockedValue { $0 = (nil, false) } }
+                defer { holder.withLockedValue { ($0.thread, $0.holdsFileLock) = (nil, false) } }
                 return try LockOrder.holding(.saving) { try body(&save) }
             }
         }
@@ -72,7 +77,10 @@
         /// `body` with the turn's state at exit: without taking the turn when this thread holds it already
         /// (it never returns there), else taking it if it is free before `deadline`. When it is not, why.
         func withSavingAtExit(before deadline: Date, _ body: (ExitTurn, inout SaveState) -> Void) -> String? {
-            guard let held = holder.withLockedValue(before: deadline, { $0 }) else {
+            guard
+                let held = holder.withLockedValue(
+                    before: deadline, { (thread: $0.thread, holdsFileLock: $0.holdsFileLock) })
+            else {
                 return "its bookkeeping stayed locked"
             }
             if held.thread == ObjectIdentifier(Thread.current) {

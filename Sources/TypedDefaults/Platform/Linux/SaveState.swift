@@ -5,28 +5,28 @@
     /// and taken `inout` by the code that runs under it (looks at the file, saves).
     struct SaveState {
         /// The one way to make a save state: inside the box that guards it (`SaveLock`'s turn).
-        static func boxed(knownContents: Locked<[ExactText: Any]?>) -> RankedLocked<SaveState> {
-            RankedLocked(.saving, SaveState(knownContents: knownContents))
+        static func boxed(holder: Locked<SaveLock.Holder>) -> RankedLocked<SaveState> {
+            RankedLocked(.saving, SaveState(holder: holder))
         }
 
-        private init(knownContents: Locked<[ExactText: Any]?>) {
-            self.knownContents = knownContents
+        private init(holder: Locked<SaveLock.Holder>) {
+            self.holder = holder
         }
 
         /// Where the contents of the last `known` are kept for `knownObject(forName:)`, which must not
-        /// wait for a save's file work.
-        let knownContents: Locked<[ExactText: Any]?>
+        /// wait for a save's file work (`SaveLock.knownContents`).
+        private let holder: Locked<SaveLock.Holder>
         /// What the file held when this process last read or wrote it, and that version, held open
         /// (nil when it is unknown, or there was no file): a save or a look that finds the same version
         /// does not read and parse it again, and what differs from it was saved by someone else. Also
         /// whether Foundation's `synchronize()` wrote that version (`writtenByFoundation`).
         var known: (version: FileVersion?, contents: [ExactText: Any], writtenByFoundation: Bool)? {
-            didSet { if let known { knownContents.withLockedValue { $0 = known.contents } } }
+            didSet { if let known { holder.withLockedValue { $0.knownContents = known.contents } } }
         }
         /// No version is known, and the file holds nothing (it was removed).
         mutating func forgetKnownContents() {
             known = nil
-            knownContents.withLockedValue { $0 = [:] }
+            holder.withLockedValue { $0.knownContents = [:] }
         }
         var removedStaleTemporaryFiles = false
         /// What this process saved in the last `clobberWindow` (and maybe a little longer), by name.

@@ -8,29 +8,29 @@
     final class SavedChangeInbox: @unchecked Sendable {
         // @unchecked: the queue holds property-list objects (`Any`), reached only under its lock.
 
-        /// Each change not yet in memory, with whether this process saved its own value over it in the
-        /// same save. A later change of a name replaces an earlier one.
-        private let queued = Locked<[ExactText: (object: Any?, savedOver: Bool)]>([:])
+        /// Each change not yet in memory, and where it goes.
+        private let queued = Locked(Queue())
         /// Brings queued changes into memory one batch at a time, in the order they were queued.
         private let bringingIn = RankedLock(.bringingIn)
         /// This process's writes not saved yet: its own last write of a name wins until it is saved.
         private let pending: PendingWrites
-        /// Where changes are put and announced: the storage context that owns the saver, given when the
-        /// domain is prepared (before the watcher can report anything); held weakly.
-        private let receiver = Locked(WeakReceiver())
-
         init(unsavedWritesIn pending: PendingWrites) {
             self.pending = pending
         }
 
-        private struct WeakReceiver {
+        private struct Queue {
+            /// Each change not yet in memory, with whether this process saved its own value over it in
+            /// the same save. A later change of a name replaces an earlier one.
+            var changes: [ExactText: (object: Any?, savedOver: Bool)] = [:]
+            /// Where changes are put and announced: the storage context that owns the saver, given when
+            /// the domain is prepared (before the watcher can report anything); held weakly.
             weak var receiver: (any SavedChangeReceiver)?
         }
 
         /// Sets where changes go, once: later calls keep the first receiver.
         func receive(in receiver: any SavedChangeReceiver) {
-            self.receiver.withLockedValue { slot in
-                if slot.receiver == nil { slot.receiver = receiver }
+            queued.withLockedValue { queue in
+                if queue.receiver == nil { queue.receiver = receiver }
             }
         }
 
@@ -45,12 +45,12 @@
             }
             queued.withLockedValue { queue in
                 if !saving.isEmpty {
-                    for (name, entry) in queue where !entry.savedOver && savedOver(name) {
-                        queue[name] = (entry.object, true)
+                    for (name, entry) in queue.changes where !entry.savedOver && savedOver(name) {
+                        queue.changes[name] = (entry.object, true)
                     }
                 }
                 for (name, object) in changed {
-                    queue[name] = (object, savedOver(name))
+                    queue.changes[name] = (object, savedOver(name))
                 }
             }
         }
@@ -60,14 +60,14 @@
         /// saved), and returns what observers must hear: announced by the caller with no lock held (an
         /// observer may write and save).
         func bringInQueued() -> [Announcement] {
-            guard let receiver = receiver.withLockedValue({ $0.receiver }) else {
-                queued.withLockedValue { $0.removeAll() }
+            guard let receiver = queued.withLockedValue({ $0.receiver }) else {
+                queued.withLockedValue { $0.changes.removeAll() }
                 return []
             }
             return bringingIn.withLock {
                 let batch = queued.withLockedValue { queue in
-                    defer { queue.removeAll() }
-                    return queue
+                    defer { queue.changes.removeAll() }
+                    return queue.changes
                 }
                 guard !batch.isEmpty else { return [Announcement]() }
                 return receiver.bringIn(savedElsewhere: batch.map { ($0.key.text, $0.value.object) }) { name in
