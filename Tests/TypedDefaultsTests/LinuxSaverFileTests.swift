@@ -29,12 +29,17 @@ import TypedDefaults
             try withSuite { suite, store in
                 let file = testConfigHome.appendingPathComponent(suite + ".plist")
                 let count = UserDefaultTypedKey<Int>("count", defaultValue: 0)
-                let reports = Recorder<String>()
-                for (index, garbage) in ["first garbage", "second garbage"].enumerated() {
-                    try Data(garbage.utf8).write(to: file)
-                    store[count] = index
-                    try store.flush()
-                    reports.append(garbage)
+                try withReportedErrors { reported in
+                    for (index, garbage) in ["first garbage", "second garbage"].enumerated() {
+                        try Data(garbage.utf8).write(to: file)
+                        store[count] = index
+                        try store.flush()
+                    }
+                    let kept = reported.all.filter {
+                        if case .unreadableFileKept(let keptSuite, _) = $0 { return keptSuite == suite }
+                        return false
+                    }
+                    #expect(kept.count == 2, "\(reported.all)")
                 }
                 let kept = try FileManager.default.contentsOfDirectory(atPath: testConfigHome.path)
                     .filter { $0.hasPrefix(suite + ".plist.unreadable-") }
@@ -56,8 +61,15 @@ import TypedDefaults
             let file = testConfigHome.appendingPathComponent(suite + ".plist")
             try Data("garbage".utf8).write(to: file)
             let store = try #require(DefaultsStore(suiteName: suite))
-            store[UserDefaultTypedKey<Int>("count", defaultValue: 0)] = 1
-            try store.flush()
+            try withReportedErrors { reported in
+                store[UserDefaultTypedKey<Int>("count", defaultValue: 0)] = 1
+                try store.flush()
+                #expect(
+                    reported.all.contains {
+                        if case .unreadableFileKept(suite, _) = $0 { return true }
+                        return false
+                    }, "\(reported.all)")
+            }
             let kept = try FileManager.default.contentsOfDirectory(atPath: testConfigHome.path)
                 .filter { $0.hasPrefix(suite + ".plist.unreadable-") }
             #expect(kept.count == 1)

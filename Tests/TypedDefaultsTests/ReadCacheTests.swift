@@ -398,6 +398,40 @@ struct ReadCachePromiseTests {
         #expect(store[count] == oracle(defaults, name, count), "\(call)")
     }
 
+    /// Readers on three threads while a fourth writes through the store, 2,000 writes, 5 rounds: only the
+    /// library changes the suite, so no broken promise is reported. Before, a check that read the suite
+    /// between a write's value and its move of the generation reported one (up to 499 lines in one run of
+    /// the test suite; this test failed 8 runs of 8).
+    @Test func aPromiseNobodyBreaksIsNeverReportedWhileReadersRaceAWriter() throws {
+        try withSuite { suite, _ in
+            let store = try #require(DefaultsStore(suiteName: suite, writers: .onlyTypedDefaults))
+            let key = UserDefaultTypedKey<Int>("racedCount", defaultValue: -1)
+            withReportedErrors { reported in
+                for round in 0..<5 {
+                    store[key] = 0
+                    let writes = 2_000
+                    let group = DispatchGroup()
+                    for _ in 0..<3 {
+                        group.enter()
+                        Thread {
+                            defer { group.leave() }
+                            var last = -1
+                            while last < writes { last = store[key] }
+                        }.start()
+                    }
+                    for value in 1...writes { store[key] = value }
+                    #expect(group.wait(timeout: .now() + waitLimit) == .success, "round \(round)")
+                }
+                let broken = reported.all.filter {
+                    if case .promiseBroken = $0 { return true }
+                    return false
+                }
+                #expect(broken.isEmpty, "\(broken.count) reports: \(broken.prefix(3))")
+                #expect(store[key] == 2_000)
+            }
+        }
+    }
+
     /// The plain API replaces the suite's values (`setPersistentDomain`) after a store read a name: the
     /// store reads the new value at once; under the promise, a debug build reports the broken promise
     /// (or nothing, when on Linux the watcher brought the file Foundation wrote in before the read).

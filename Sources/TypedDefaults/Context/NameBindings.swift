@@ -116,6 +116,17 @@ final class NameBindings: @unchecked Sendable {
         }
     }
 
+    /// Whether `value` is still the cached value of `storedName` with `valueType` at the current
+    /// generation: no change through the library since it was kept.
+    func isStillKept(_ value: AnyObject, for storedName: String, nameHash: Int, valueType: ObjectIdentifier) -> Bool {
+        table.withLockedValue { table in
+            guard let bound = table.bindings.entry(for: storedName, nameHash: nameHash, valueType: valueType) else {
+                return false
+            }
+            return bound.cached === value && bound.cachedGeneration == table.generation
+        }
+    }
+
     /// Forgets the cached value of `storedName` with `valueType` (a promise found broken).
     func forgetCached(_ storedName: String, nameHash: Int, valueType: ObjectIdentifier) {
         table.withLockedValue { table in
