@@ -96,6 +96,28 @@
             return Binding(get: { store[key] }, set: { store[key] = $0 })
         }
 
+        /// The key's default: what the property reads when nothing is stored (`_x.defaultValue`, as with
+        /// Defaults' `@Default`).
+        public var defaultValue: Value { key.defaultValue }
+
+        /// Whether a value is stored: `store.hasKey(key)`.
+        public var hasKey: Bool { store.hasKey(key) }
+
+        /// Removes the stored value, so the property shows the key's default: `store.remove(key)`.
+        public func remove() { store.remove(key) }
+
+        /// Unavailable: the store's verb, `remove`, is the wrapper's too (Defaults' `_x.reset()`).
+        @available(
+            *, unavailable, renamed: "remove()",
+            message: "TypedDefaults calls it remove, on the wrapper as on the store"
+        )
+        public func reset() { remove() }
+    }
+
+    extension UserDefaultState where Value: Equatable {
+        /// Whether the property reads its default: nothing is stored, or the stored value equals it
+        /// (`_x.isDefaultValue`, as with Defaults' `@Default`).
+        public var isDefaultValue: Bool { store.isDefaultValue(key) }
     }
 
     // The conformance is declared here, not on the type: an SDK that isolated `DynamicProperty` to the main
@@ -109,6 +131,78 @@
         public nonisolated func update() {
             let signal = signal
             signal.watch.startFromAnyContext(key, in: store) { signal.objectWillChange.send() }
+        }
+    }
+
+    extension DefaultsStore {
+        /// A switch for a `Bool` key, titled `title`: Defaults' `Defaults.Toggle("Title", key: .x)`, on
+        /// every system SwiftUI runs on. It redraws when the value changes from anywhere.
+        ///
+        /// ```swift
+        /// Defaults.Toggle("Show avatars", key: .showAvatars)
+        /// ```
+        /// - Parameters:
+        ///   - title: The switch's title.
+        ///   - key: The key the switch reads and writes.
+        // swift-format-ignore: AlwaysUseLowerCamelCase
+        public func Toggle(_ title: some StringProtocol, key: UserDefaultTypedKey<Bool>) -> DefaultsToggle<Text> {
+            let text = Text(title)
+            return DefaultsToggle(key: key, store: self) { text }
+        }
+
+        /// A switch for a `Bool` key, with `label`: Defaults' `Defaults.Toggle(key: .x) { label }`, on every
+        /// system SwiftUI runs on. It redraws when the value changes from anywhere.
+        ///
+        /// ```swift
+        /// Defaults.Toggle(key: .showAvatars) { Label("Avatars", systemImage: "person") }
+        /// ```
+        /// - Parameters:
+        ///   - key: The key the switch reads and writes.
+        ///   - label: The switch's label.
+        // swift-format-ignore: AlwaysUseLowerCamelCase
+        public func Toggle<Label: View>(
+            key: UserDefaultTypedKey<Bool>, @ViewBuilder label: @escaping () -> Label
+        ) -> DefaultsToggle<Label> {
+            DefaultsToggle(key: key, store: self, label: label)
+        }
+    }
+
+    /// A switch for a `Bool` key of a store, made by ``DefaultsStore/Toggle(_:key:)`` or
+    /// ``DefaultsStore/Toggle(key:label:)``, as Defaults' `Defaults.Toggle`.
+    public struct DefaultsToggle<Label: View>: View, @unchecked Sendable {
+        // @unchecked: the label is the app's view code, which SwiftUI calls on the main actor; every
+        // other field is `Sendable`.
+        @UserDefaultState private var isOn: Bool
+        private let key: UserDefaultTypedKey<Bool>
+        private let store: DefaultsStore
+        private let label: () -> Label
+        private var action: (@MainActor (Bool) -> Void)?
+
+        init(key: UserDefaultTypedKey<Bool>, store: DefaultsStore, label: @escaping () -> Label) {
+            _isOn = UserDefaultState(key, store: store)
+            self.key = key
+            self.store = store
+            self.label = label
+        }
+
+        /// Calls `action` with the new value after each change of the key, from the switch or from
+        /// anywhere else, on the main thread: Defaults' `.onChange(_:)` of its `Toggle`.
+        ///
+        /// - Parameter action: Called with each new value.
+        public func onChange(_ action: @escaping @MainActor (Bool) -> Void) -> Self {
+            var toggle = self
+            toggle.action = action
+            return toggle
+        }
+
+        public var body: some View {
+            let action = action
+            SwiftUI.Toggle(isOn: $isOn, label: label)
+                .onReceive(store.publisher(key, initial: false).receive(on: DispatchQueue.main)) { value in
+                    // Received on the main queue.
+                    guard let action else { return }
+                    MainActor.assumeIsolated { action(value) }
+                }
         }
     }
 

@@ -95,8 +95,31 @@ func useClipKeys(_ shortcut: ClipSettings.Shortcut) -> ObservationToken {
                     Text("List").tag(ClipSettings.Layout.list)
                     Text("Grid").tag(ClipSettings.Layout.grid)
                 }
-                Toggle("Paste plain text", isOn: Defaults.binding(.clipPastePlain))
+                Defaults.Toggle("Paste plain text", key: .clipPastePlain)
             }
+        }
+    }
+
+    // The clipboard app's general pane: a switch with a label and an action, and a reset button that is
+    // off while the setting is at its default.
+    struct ClipGeneralPane: View {
+        @UserDefaultState(.clipHistoryLimit) var limit
+
+        var body: some View {
+            Form {
+                Defaults.Toggle(key: .clipPastePlain) {
+                    Text("Paste plain text")
+                }
+                .onChange(refreshModifiers)
+                Button("Keep the default number") {
+                    _limit.remove()
+                }
+                .disabled(limit == _limit.defaultValue || _limit.isDefaultValue)
+            }
+        }
+
+        private func refreshModifiers(_ pastePlain: Bool) {
+            print("paste plain", pastePlain)
         }
     }
 #endif
