@@ -21,6 +21,13 @@ final class StandardError: Sendable {
 }
 
 let standardError = StandardError()
+
+// The command edits the files Linux's Foundation keeps a suite in, with the key manifest beside them;
+// elsewhere the system has `defaults`, over the same suites, and its own store.
+#if !os(Linux)
+    standardError.print("this command is for Linux, which has no defaults; on this system, use defaults")
+    exit(2)
+#endif
 // The library's reports, without its own prefix: the command's name is in front of every message.
 ErrorReporting.setHandler { error in
     let message = error.description

@@ -2,139 +2,152 @@ import Foundation
 import Testing
 import TypedDefaults
 
-// The `defaults` habits the command keeps (its article's examples run the rest): what a user who types
-// `defaults` every day types, each as `defaults` does it or as CommandLine.md says.
+// Linux only: the command edits the files Linux's Foundation keeps (under `$XDG_CONFIG_HOME`); on other
+// systems it says it is for Linux (`defaults` is there).
+#if os(Linux)
+    // The `defaults` habits the command keeps (its article's examples run the rest): what a user who types
+    // `defaults` every day types, each as `defaults` does it or as CommandLine.md says.
 
-/// The folder's entries, hidden ones too.
-private func entries(_ config: URL) -> [String] {
-    ((try? FileManager.default.contentsOfDirectory(atPath: config.path)) ?? []).sorted()
-}
-
-@Suite("typed-defaults: the defaults habits, as defaults keeps them")
-struct CommandLineHabitsTests {
-    /// A suite that does not exist is an error for every command that edits one, and no file (not even
-    /// a lock file) is made for it.
-    @Test(arguments: [["delete", "nosuch", "k"], ["rename", "nosuch", "a", "b"], ["delete", "nosuch"]])
-    func aSuiteThatDoesNotExistIsAnErrorAndLeavesNoFile(_ words: [String]) throws {
-        try withTemporaryFolder { config in
-            let run = try tool(words, in: config)
-            #expect(run.status == 1 && run.standardError.contains("the suite nosuch does not exist"), "\(words)")
-            #expect(entries(config).isEmpty, "\(words) left \(entries(config))")
-        }
+    /// The folder's entries, hidden ones too.
+    private func entries(_ config: URL) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: config.path)) ?? []).sorted()
     }
 
-    /// A suite file that cannot be read (bytes that are not a property list, a FIFO, a link) is reported by
-    /// each command that reads it, exit status 1, and left exactly as it is: bare `read` and `find` still
-    /// print every other suite.
-    @Test(arguments: ["garbage", "fifo", "link"])
-    func anUnreadableSuiteFileIsReportedAndLeftAsItIs(_ kind: String) throws {
-        try withTemporaryFolder { config in
-            #expect(try tool(["write", "good", "color", "green"], in: config).status == 0)
-            let path = config.appendingPathComponent("bad.plist").path
-            let target = config.appendingPathComponent("target")
-            try Data("not a plist".utf8).write(to: target)
-            switch kind {
-            case "garbage": try Data("<?xml garbage".utf8).write(to: URL(fileURLWithPath: path))
-            case "fifo": #expect(mkfifo(path, 0o600) == 0)
-            default: try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target.path)
-            }
-            let before = entries(config)
-            for words in [["read", "bad"], ["read", "bad", "x"], ["read-type", "bad", "x"], ["export", "bad", "-"]] {
+    @Suite("typed-defaults: the defaults habits, as defaults keeps them")
+    struct CommandLineHabitsTests {
+        /// A suite that does not exist is an error for every command that edits one, and no file (not even
+        /// a lock file) is made for it.
+        @Test(arguments: [["delete", "nosuch", "k"], ["rename", "nosuch", "a", "b"], ["delete", "nosuch"]])
+        func aSuiteThatDoesNotExistIsAnErrorAndLeavesNoFile(_ words: [String]) throws {
+            try withTemporaryFolder { config in
                 let run = try tool(words, in: config)
-                #expect(run.status == 1, "\(kind) \(words): \(run.standardError)")
+                #expect(run.status == 1 && run.standardError.contains("the suite nosuch does not exist"), "\(words)")
+                #expect(entries(config).isEmpty, "\(words) left \(entries(config))")
+            }
+        }
+
+        /// A suite file that cannot be read (bytes that are not a property list, a FIFO, a link) is reported by
+        /// each command that reads it, exit status 1, and left exactly as it is: bare `read` and `find` still
+        /// print every other suite.
+        @Test(arguments: ["garbage", "fifo", "link"])
+        func anUnreadableSuiteFileIsReportedAndLeftAsItIs(_ kind: String) throws {
+            try withTemporaryFolder { config in
+                #expect(try tool(["write", "good", "color", "green"], in: config).status == 0)
+                let path = config.appendingPathComponent("bad.plist").path
+                let target = config.appendingPathComponent("target")
+                try Data("not a plist".utf8).write(to: target)
+                switch kind {
+                case "garbage": try Data("<?xml garbage".utf8).write(to: URL(fileURLWithPath: path))
+                case "fifo": #expect(mkfifo(path, 0o600) == 0)
+                default: try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target.path)
+                }
+                let before = entries(config)
+                for words in [
+                    ["read", "bad"], ["read", "bad", "x"], ["read-type", "bad", "x"], ["export", "bad", "-"],
+                ] {
+                    let run = try tool(words, in: config)
+                    #expect(run.status == 1, "\(kind) \(words): \(run.standardError)")
+                    #expect(
+                        run.standardError.contains("cannot read the suite bad"),
+                        "\(kind) \(words): \(run.standardError)")
+                    #expect(run.standardOutput.isEmpty, "\(kind) \(words)")
+                }
+                let every = try tool(["read"], in: config)
+                #expect(every.status == 1 && every.standardOutput.contains("color = green"), "\(every.standardError)")
+                let found = try tool(["find", "green"], in: config)
+                #expect(found.status == 1 && found.standardOutput.hasPrefix("Found 1 key in domain good"))
+                #expect(entries(config) == before, "\(kind): \(entries(config))")
+                #expect(try Data(contentsOf: target) == Data("not a plist".utf8))
+                if kind == "garbage" {
+                    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data("<?xml garbage".utf8))
+                }
+            }
+        }
+
+        /// A word with no flag is old-style property-list text, as `defaults` reads it; a word that only looks
+        /// like it (not whole) is a string.
+        @Test func oldStyleTextIsReadAsDefaultsReadsIt() throws {
+            try withTemporaryFolder { config in
+                let suite = uniqueSuiteName()
+                let cases: [(word: String, stored: Any)] = [
+                    ("(a, b)", ["a", "b"]),
+                    ("{a = 1;}", ["a": "1"]),
+                    (
+                        #"{ "x y" = (1, <0fa1>); z = "q\"uote"; }"#,
+                        ["x y": ["1", Data([0x0F, 0xA1])], "z": "q\"uote"]
+                    ),
+                    ("<0fa1 b2>", Data([0x0F, 0xA1, 0xB2])),
+                    ("(a, b", "(a, b"),
+                    ("{a = 1}", "{a = 1}"),
+                    ("plain", "plain"),
+                ]
+                for (index, (word, _)) in cases.enumerated() {
+                    let run = try tool(["write", suite, "v\(index)", word], in: config)
+                    #expect(run.status == 0, "\(word): \(run.standardError)")
+                }
+                let file = try #require(propertyList(at: config.appendingPathComponent(suite + ".plist")))
+                for (index, (word, stored)) in cases.enumerated() {
+                    let found = try #require(file["v\(index)"], "\(word)")
+                    #expect(equivalentPropertyLists(found, stored), "\(word): \(found)")
+                }
+            }
+        }
+
+        /// Bare `read` prints every suite by name; `find` of nothing says so.
+        @Test func bareReadPrintsEverySuiteAndFindOfNothingSaysSo() throws {
+            try withTemporaryFolder { config in
+                #expect(try tool(["write", "one", "a", "-int", "1"], in: config).status == 0)
+                #expect(try tool(["write", "two", "b", "x"], in: config).status == 0)
+                let every = try tool(["read"], in: config)
+                #expect(every.status == 0)
                 #expect(
-                    run.standardError.contains("cannot read the suite bad"), "\(kind) \(words): \(run.standardError)")
-                #expect(run.standardOutput.isEmpty, "\(kind) \(words)")
-            }
-            let every = try tool(["read"], in: config)
-            #expect(every.status == 1 && every.standardOutput.contains("color = green"), "\(every.standardError)")
-            let found = try tool(["find", "green"], in: config)
-            #expect(found.status == 1 && found.standardOutput.hasPrefix("Found 1 key in domain good"))
-            #expect(entries(config) == before, "\(kind): \(entries(config))")
-            #expect(try Data(contentsOf: target) == Data("not a plist".utf8))
-            if kind == "garbage" {
-                #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data("<?xml garbage".utf8))
+                    every.standardOutput
+                        == "{\n    one = {\n        a = 1;\n    };\n    two = {\n        b = x;\n    };\n}\n")
+                let json = try tool(["read", "--json"], in: config)
+                #expect(
+                    json.standardOutput
+                        == "{\n  \"one\": {\n    \"a\": 1\n  },\n  \"two\": {\n    \"b\": \"x\"\n  }\n}\n")
+                let none = try tool(["find", "zzz"], in: config)
+                #expect(none.status == 0 && none.standardOutput == "No domain, key, nor value containing zzz\n")
+                // A suite whose name holds the word is found whole.
+                let byName = try tool(["find", "TWO"], in: config)
+                #expect(byName.standardOutput == "Found 1 key in domain two: {\n    b = x;\n}\n")
             }
         }
-    }
 
-    /// A word with no flag is old-style property-list text, as `defaults` reads it; a word that only looks
-    /// like it (not whole) is a string.
-    @Test func oldStyleTextIsReadAsDefaultsReadsIt() throws {
-        try withTemporaryFolder { config in
-            let suite = uniqueSuiteName()
-            let cases: [(word: String, stored: Any)] = [
-                ("(a, b)", ["a", "b"]),
-                ("{a = 1;}", ["a": "1"]),
-                (#"{ "x y" = (1, <0fa1>); z = "q\"uote"; }"#, ["x y": ["1", Data([0x0F, 0xA1])], "z": "q\"uote"]),
-                ("<0fa1 b2>", Data([0x0F, 0xA1, 0xB2])),
-                ("(a, b", "(a, b"),
-                ("{a = 1}", "{a = 1}"),
-                ("plain", "plain"),
-            ]
-            for (index, (word, _)) in cases.enumerated() {
-                let run = try tool(["write", suite, "v\(index)", word], in: config)
-                #expect(run.status == 0, "\(word): \(run.standardError)")
-            }
-            let file = try #require(propertyList(at: config.appendingPathComponent(suite + ".plist")))
-            for (index, (word, stored)) in cases.enumerated() {
-                let found = try #require(file["v\(index)"], "\(word)")
-                #expect(equivalentPropertyLists(found, stored), "\(word): \(found)")
+        /// `-g`, `-globalDomain` and `NSGlobalDomain` are one domain, which a plain Foundation app on Linux
+        /// reads (its search list reads `.GlobalPreferences.plist`); `domains` does not list it, as `defaults`.
+        @Test(arguments: ["-g", "-globalDomain", "NSGlobalDomain"])
+        func theGlobalDomainIsTheOneAppsRead(_ spelling: String) throws {
+            try withTemporaryFolder { config in
+                let write = try tool(["write", spelling, "AppleLocale", "en_GB"], in: config)
+                #expect(write.status == 0 && write.standardError.contains("apps read the global domain"))
+                #expect(
+                    FileManager.default.fileExists(
+                        atPath: config.appendingPathComponent(".GlobalPreferences.plist").path))
+                for other in ["-g", "NSGlobalDomain"] {
+                    #expect(try tool(["read", other, "AppleLocale"], in: config).standardOutput == "en_GB\n")
+                }
+                let app = try ProbeProcess.run(
+                    ["plain-read", "com.example.other", "AppleLocale"], environment: ["XDG_CONFIG_HOME": config.path])
+                #expect(app.standardOutput == "en_GB\n", "\(app.standardError)")
+                #expect(try tool(["domains"], in: config).standardOutput == "\n")
             }
         }
-    }
 
-    /// Bare `read` prints every suite by name; `find` of nothing says so.
-    @Test func bareReadPrintsEverySuiteAndFindOfNothingSaysSo() throws {
-        try withTemporaryFolder { config in
-            #expect(try tool(["write", "one", "a", "-int", "1"], in: config).status == 0)
-            #expect(try tool(["write", "two", "b", "x"], in: config).status == 0)
-            let every = try tool(["read"], in: config)
-            #expect(every.status == 0)
-            #expect(
-                every.standardOutput
-                    == "{\n    one = {\n        a = 1;\n    };\n    two = {\n        b = x;\n    };\n}\n")
-            let json = try tool(["read", "--json"], in: config)
-            #expect(
-                json.standardOutput == "{\n  \"one\": {\n    \"a\": 1\n  },\n  \"two\": {\n    \"b\": \"x\"\n  }\n}\n")
-            let none = try tool(["find", "zzz"], in: config)
-            #expect(none.status == 0 && none.standardOutput == "No domain, key, nor value containing zzz\n")
-            // A suite whose name holds the word is found whole.
-            let byName = try tool(["find", "TWO"], in: config)
-            #expect(byName.standardOutput == "Found 1 key in domain two: {\n    b = x;\n}\n")
-        }
-    }
-
-    /// `-g`, `-globalDomain` and `NSGlobalDomain` are one domain, which a plain Foundation app on Linux
-    /// reads (its search list reads `.GlobalPreferences.plist`); `domains` does not list it, as `defaults`.
-    @Test(arguments: ["-g", "-globalDomain", "NSGlobalDomain"])
-    func theGlobalDomainIsTheOneAppsRead(_ spelling: String) throws {
-        try withTemporaryFolder { config in
-            let write = try tool(["write", spelling, "AppleLocale", "en_GB"], in: config)
-            #expect(write.status == 0 && write.standardError.contains("apps read the global domain"))
-            #expect(
-                FileManager.default.fileExists(atPath: config.appendingPathComponent(".GlobalPreferences.plist").path))
-            for other in ["-g", "NSGlobalDomain"] {
-                #expect(try tool(["read", other, "AppleLocale"], in: config).standardOutput == "en_GB\n")
+        /// `--version` prints the version CHANGELOG.md's newest section names.
+        @Test func versionIsTheChangelogsNewestSection() throws {
+            let changelog = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("CHANGELOG.md")
+            let heading = try #require(
+                try String(contentsOf: changelog, encoding: .utf8).split(separator: "\n").first { $0.hasPrefix("## [") }
+            )
+            let section = heading.dropFirst(4).prefix { $0 != "]" }.lowercased()
+            try withTemporaryFolder { config in
+                let run = try tool(["--version"], in: config)
+                #expect(run.status == 0 && run.standardOutput == "typed-defaults \(section)\n")
+                #expect(try tool(["--version", "x"], in: config).status == 2)
             }
-            let app = try ProbeProcess.run(
-                ["plain-read", "com.example.other", "AppleLocale"], environment: ["XDG_CONFIG_HOME": config.path])
-            #expect(app.standardOutput == "en_GB\n", "\(app.standardError)")
-            #expect(try tool(["domains"], in: config).standardOutput == "\n")
         }
     }
-
-    /// `--version` prints the version CHANGELOG.md's newest section names.
-    @Test func versionIsTheChangelogsNewestSection() throws {
-        let changelog = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("CHANGELOG.md")
-        let heading = try #require(
-            try String(contentsOf: changelog, encoding: .utf8).split(separator: "\n").first { $0.hasPrefix("## [") })
-        let section = heading.dropFirst(4).prefix { $0 != "]" }.lowercased()
-        try withTemporaryFolder { config in
-            let run = try tool(["--version"], in: config)
-            #expect(run.status == 0 && run.standardOutput == "typed-defaults \(section)\n")
-            #expect(try tool(["--version", "x"], in: config).status == 2)
-        }
-    }
-}
+#endif
