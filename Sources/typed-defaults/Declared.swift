@@ -45,7 +45,7 @@ struct Declarations {
     /// Boolean, any word for a string key the word itself); JSON text as a `Codable` key stores it.
     static func resolved(_ given: Given, as form: StoredForm) -> PropertyListValue {
         switch form {
-        case .optional(let wrapped), .choice(let wrapped, _):
+        case .optional(let wrapped), .choice(let wrapped, _), .rawValue(let wrapped):
             return resolved(given, as: wrapped)
         case .jsonText, .jsonData:
             guard let text = given.json ?? given.word, StoredForm.jsonText.reads(text) else { return given.value }
@@ -66,7 +66,8 @@ struct Declarations {
     /// A value read from words (old-style text's leaves are strings) in `form`'s type, where it reads so.
     static func natural(_ value: PropertyListValue, as form: StoredForm) -> PropertyListValue {
         switch (value, form) {
-        case (_, .optional(let wrapped)), (_, .choice(let wrapped, _)): return natural(value, as: wrapped)
+        case (_, .optional(let wrapped)), (_, .choice(let wrapped, _)), (_, .rawValue(let wrapped)):
+            return natural(value, as: wrapped)
         case (.string(let text), .integer): return Int(text).map(PropertyListValue.int) ?? value
         case (.string(let text), .real):
             return Double(text).flatMap { $0.isFinite ? PropertyListValue.double($0) : nil } ?? value
@@ -87,10 +88,19 @@ struct Declarations {
     /// Refuses `value` for `name` when the key an app declared for it would not read it (and would read
     /// its default instead), unless `--force`.
     func check(_ value: PropertyListValue, forName name: String) throws {
-        guard !force, let key = key(name), let object = value.userDefaultsObject,
-            let problem = key.form.problem(with: object)
-        else { return }
-        throw Refusal(message: Self.refusal(name, key, problem))
+        guard !force, let key = key(name), let object = value.userDefaultsObject else { return }
+        if let problem = key.form.problem(with: object) {
+            throw Refusal(message: Self.refusal(name, key, problem))
+        }
+        if key.form.hasUnlistedCases {
+            // The enum's own name, out of an optional's, an array's or a dictionary's.
+            let enumName = key.type.filter { !"?[]".contains($0) }.components(separatedBy: ": ").last ?? key.type
+            throw Refusal(
+                message: "\(name) is \(Self.article(key.type)) \(key.type) (declared at \(key.declaredAt)), a raw-value "
+                    + "enum whose cases are not listed: a raw value that is no case would read the default, and "
+                    + "nothing here can tell; make \(enumName) CaseIterable to have its cases checked (the app's next "
+                    + "launch records them), or --force writes it anyway")
+        }
     }
 
     static func refusal(_ name: String, _ key: DeclaredKey, _ problem: String) -> String {

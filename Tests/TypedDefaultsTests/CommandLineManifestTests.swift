@@ -116,6 +116,31 @@ import TypedDefaults
             }
         }
 
+        /// A raw-value enum that is not `CaseIterable` (`Speed: Int`, cases 1 to 3): no raw value is written
+        /// without `--force`, since nothing tells its cases from other integers, and the message says how to
+        /// have them checked. Before, `write S speed 7` exited 0 and the app read its default.
+        @Test(arguments: ["7", "3", "-int", "slow"])
+        func aRawValueEnumWithoutListedCasesIsNeverWrittenSilently(_ given: String) throws {
+            try withTemporaryFolder { config in
+                let suite = uniqueSuiteName()
+                _ = try app("bind", suite, in: config)
+                let words = given == "-int" ? ["-int", "2"] : [given]
+                let before = fileBytes(suite, in: config)
+                let run = try tool(["write", suite, "speed"] + words, in: config)
+                #expect(run.status == 2, "\(words): \(run.standardError)")
+                let mentions = given == "slow" ? "'slow' is not an integer" : "make Speed CaseIterable"
+                #expect(run.standardError.contains(mentions), "\(run.standardError)")
+                #expect(run.standardError.contains("--force"))
+                #expect(fileBytes(suite, in: config) == before)
+                #expect(try app("read", suite, in: config)["speed"] == "2")
+                // --force writes a raw value: the app reads its case, or its default for no case.
+                guard given != "slow" else { return }
+                #expect(try tool(["write", "--force", suite, "speed"] + words, in: config).status == 0)
+                let reads = ["7": "2", "3": "3", "-int": "2"][given]
+                #expect(try app("read", suite, in: config)["speed"] == reads)
+            }
+        }
+
         /// A `Codable` key stores JSON as text, a `UserDefaultJSONData` key as data: the command stores JSON in
         /// the key's own form, as the app's write would.
         @Test func jsonIsStoredInTheKeysOwnForm() throws {
@@ -205,7 +230,7 @@ import TypedDefaults
                     Issue.record("the manifest does not decode")
                     return
                 }
-                #expect(keys.count == 14)
+                #expect(keys.count == 15)
                 #expect(keys["launchCount"]?.form == .integer("Int"))
                 #expect(keys["recent"]?.form == .array(.string))
                 #expect(keys["scores"]?.form == .dictionary(.integer("Int")))
@@ -255,12 +280,12 @@ import TypedDefaults
                     Issue.record("no manifest after the app exited")
                     return
                 }
-                #expect(keys.count == 14)
+                #expect(keys.count == 15)
                 #expect(!FileManager.default.fileExists(atPath: config.appendingPathComponent(suite + ".plist").path))
             }
         }
 
-        /// Processes that bind keys of one suite at once, each its own fourteen names (the app's keys under a
+        /// Processes that bind keys of one suite at once, each its own fifteen names (the app's keys under a
         /// prefix of its own), each add theirs to the manifest: it is read, merged and replaced under the
         /// suite's file lock, so none is lost. Eight processes, four rounds (on a save that wrote the manifest
         /// outside the file lock, rounds lost keys: see the note of issue 52).
@@ -270,7 +295,7 @@ import TypedDefaults
                 let prefixes = (0..<8).map { "p\($0)." }
                 let names = [
                     "launchCount", "volume", "muted", "greeting", "lastRun", "token", "homepage", "recent", "scores",
-                    "appearance", "profile", "layout", "nickname", "level",
+                    "appearance", "profile", "layout", "nickname", "level", "speed",
                 ]
                 var lostRounds = 0
                 for round in 0..<4 {

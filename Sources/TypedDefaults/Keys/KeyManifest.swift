@@ -153,6 +153,7 @@ package enum KeyManifest {
         case .dictionary(let value): ["kind": "dictionary", "value": object(of: value)]
         case .optional(let wrapped): ["kind": "optional", "wrapped": object(of: wrapped)]
         case .choice(let raw, let cases): ["kind": "choice", "raw": object(of: raw), "cases": cases]
+        case .rawValue(let raw): ["kind": "raw-value", "raw": object(of: raw)]
         case .jsonText: ["kind": "json-text"]
         case .jsonData: ["kind": "json-data"]
         case .unchecked: ["kind": "unchecked"]
@@ -186,6 +187,7 @@ package enum KeyManifest {
                 return nil
             }
             return .choice(raw, cases)
+        case "raw-value": return object["raw"].flatMap(form(from:)).map(StoredForm.rawValue)
         case "json-text": return .jsonText
         case "json-data": return .jsonData
         case "unchecked": return .unchecked

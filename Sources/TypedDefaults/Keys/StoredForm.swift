@@ -22,6 +22,9 @@ package indirect enum StoredForm: Sendable, Hashable {
     case optional(StoredForm)
     /// A `CaseIterable` enum: a raw value of the raw form, one of these (as text).
     case choice(StoredForm, [String])
+    /// A raw-value enum that is not `CaseIterable`: a raw value of the raw form, but which raw values are
+    /// its cases is not known here (the command refuses to write one unless `--force`).
+    case rawValue(StoredForm)
     /// A `Codable` value stored as JSON text (the library's default for `Codable`).
     case jsonText
     /// A `UserDefaultJSONData` value: JSON as data.
@@ -42,7 +45,7 @@ package indirect enum StoredForm: Sendable, Hashable {
 
     private static func rawForm<Value: RawRepresentable & UserDefaultConvertible>(_ type: Value.Type) -> StoredForm {
         let raw = of(Value.RawValue.self)
-        guard let cases = type as? any CaseIterable.Type else { return raw }
+        guard let cases = type as? any CaseIterable.Type else { return raw == .unchecked ? raw : .rawValue(raw) }
         return choice(raw, of: cases, as: type)
     }
 
@@ -57,6 +60,16 @@ package indirect enum StoredForm: Sendable, Hashable {
         return .choice(raw, texts)
     }
 
+    /// Whether a value of this form may be a raw value that is no case of its enum, which nothing here
+    /// can tell (`rawValue`, at any depth).
+    package var hasUnlistedCases: Bool {
+        switch self {
+        case .rawValue: true
+        case .optional(let wrapped), .array(let wrapped), .dictionary(let wrapped): wrapped.hasUnlistedCases
+        default: false
+        }
+    }
+
     /// Whether a key of this form reads `object` as a value (not its default).
     package func reads(_ object: Any) -> Bool {
         problem(with: object) == nil
@@ -67,7 +80,7 @@ package indirect enum StoredForm: Sendable, Hashable {
     package func problem(with object: Any) -> String? {
         switch self {
         case .unchecked: return nil
-        case .optional(let wrapped): return wrapped.problem(with: object)
+        case .optional(let wrapped), .rawValue(let wrapped): return wrapped.problem(with: object)
         case .integer(let type):
             guard !Self.readsInteger(object, as: type) else { return nil }
             return "\(Self.shown(object)) is not an integer" + (type == "Int" ? "" : " \(type) holds")
@@ -168,6 +181,7 @@ package indirect enum StoredForm: Sendable, Hashable {
         case .dictionary(let value): "dictionary of \(value.summary)"
         case .optional(let wrapped): "\(wrapped.summary), or none"
         case .choice(let raw, let cases): "\(raw.summary): one of \(cases.joined(separator: ", "))"
+        case .rawValue(let raw): "\(raw.summary): a case's raw value (its cases are not listed)"
         case .jsonText: "JSON text (string)"
         case .jsonData: "JSON data"
         case .unchecked: "not checked"

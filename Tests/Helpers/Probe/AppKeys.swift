@@ -32,6 +32,7 @@ enum AppKeys {
     static let layout = UserDefaultTypedKey<Layout>("layout", defaultValue: Layout(columns: 1, compact: false))
     static let nickname = UserDefaultTypedKey<String?>("nickname")
     static let level = UserDefaultTypedKey<Int8>("level", defaultValue: 0)
+    static let speed = UserDefaultTypedKey<Speed>("speed", defaultValue: .normal)
 
     @MainActor static func bind(_ store: DefaultsStore) {
         _ = store[launchCount]
@@ -48,6 +49,7 @@ enum AppKeys {
         _ = store[layout]
         _ = store[nickname]
         _ = store[level]
+        _ = store[speed]
     }
 
     @MainActor static func read(_ store: DefaultsStore) {
@@ -66,6 +68,7 @@ enum AppKeys {
         print("layout=\(store[layout].columns),\(store[layout].compact)")
         print("nickname=\(store[nickname] ?? "nil")")
         print("level=\(store[level])")
+        print("speed=\(store[speed].rawValue)")
     }
 }
 
@@ -96,3 +99,6 @@ enum AppKeys {
     default: fail("app-keys SUITE bind|read|bind-on-line PREFIX")
     }
 }
+
+/// A raw-value enum that is not `CaseIterable`: which raw values are its cases is not known to the manifest.
+enum Speed: Int, UserDefaultConvertible { case slow = 1, normal, fast }
