@@ -96,7 +96,8 @@ struct Declarations {
             // The enum's own name, out of an optional's, an array's or a dictionary's.
             let enumName = key.type.filter { !"?[]".contains($0) }.components(separatedBy: ": ").last ?? key.type
             throw Refusal(
-                message: "\(name) is \(Self.article(key.type)) \(key.type) (declared at \(key.declaredAt)), a raw-value "
+                message:
+                    "\(name) is \(Self.article(key.type)) \(key.type) (declared at \(key.declaredAt)), a raw-value "
                     + "enum whose cases are not listed: a raw value that is no case would read the default, and "
                     + "nothing here can tell; make \(enumName) CaseIterable to have its cases checked (the app's next "
                     + "launch records them), or --force writes it anyway")

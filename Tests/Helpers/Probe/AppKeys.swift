@@ -101,4 +101,8 @@ enum AppKeys {
 }
 
 /// A raw-value enum that is not `CaseIterable`: which raw values are its cases is not known to the manifest.
-enum Speed: Int, UserDefaultConvertible { case slow = 1, normal, fast }
+enum Speed: Int, UserDefaultConvertible {
+    case slow = 1
+    case normal
+    case fast
+}
