@@ -94,7 +94,8 @@ struct Declarations {
         }
         if key.form.hasUnlistedCases {
             // The enum's own name, out of an optional's, an array's or a dictionary's (`Optional<Speed>`).
-            let enumName = key.type.split { "<, ".contains($0) }.last.map { String($0.filter { $0 != ">" }) } ?? key.type
+            let enumName =
+                key.type.split { "<, ".contains($0) }.last.map { String($0.filter { $0 != ">" }) } ?? key.type
             throw Refusal(
                 message:
                     "\(name) is \(Self.article(key.type)) \(key.type) (declared at \(key.declaredAt)), a raw-value "
