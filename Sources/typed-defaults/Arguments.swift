@@ -101,17 +101,29 @@ struct ArgumentParser {
         return suite == "NSGlobalDomain" ? globalSuite : suite
     }
 
-    /// Takes `flag` where it stands before the other words (so that a value spelled like it is a value).
-    mutating func takeLeading(_ flag: String) -> Bool {
-        guard let index = words.firstIndex(where: { !$0.hasPrefix("-") || $0 == flag }), words[index] == flag
-        else { return false }
-        words.remove(at: index)
-        return true
+    /// Takes `flag` where it stands among the command's first `positionals` words (`SUITE KEY` for
+    /// `write`), before or after any of them, as a `defaults` user types options: `write S --force k v`.
+    /// Past them it is a value (`write S k -array --force` stores the text).
+    mutating func takeLeading(_ flag: String, amongFirst positionals: Int) -> Bool {
+        var seen = 0
+        for index in words.indices {
+            if words[index] == flag {
+                words.remove(at: index)
+                return true
+            }
+            // Past the positionals, the next word starts the value (`-string --force` is text).
+            if seen == positionals { return false }
+            if !words[index].hasPrefix("-") { seen += 1 }
+        }
+        return false
     }
 
+    /// `-format FORMAT`, wherever it stands: the word after the flag is the format.
     mutating func format() throws -> PropertyListDocument.Format? {
-        guard take("-format") else { return nil }
-        let name = try word("FORMAT after -format")
+        guard let index = words.firstIndex(of: "-format") else { return nil }
+        words.remove(at: index)
+        guard index < words.endIndex else { throw fail("missing FORMAT after -format") }
+        let name = words.remove(at: index)
         guard let format = PropertyListDocument.Format(rawValue: name) else {
             throw fail("unknown format '\(name)': binary1 or xml1")
         }

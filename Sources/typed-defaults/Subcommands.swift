@@ -211,7 +211,7 @@ struct WriteCommand: Subcommand {
     let force: Bool
 
     init(parsing parser: inout ArgumentParser) throws {
-        force = parser.takeLeading("--force")
+        force = parser.takeLeading("--force", amongFirst: 2)
         suite = try parser.suite()
         if parser.words.count == 1, let text = parser.words.first,
             text.unicodeScalars.first(where: { !$0.properties.isWhitespace }) == "{"
@@ -370,7 +370,7 @@ struct RenameCommand: Subcommand {
     let force: Bool
 
     init(parsing parser: inout ArgumentParser) throws {
-        force = parser.takeLeading("--force")
+        force = parser.takeLeading("--force", amongFirst: 3)
         suite = try parser.suite()
         old = try parser.word("OLD")
         new = try parser.word("NEW")
@@ -530,7 +530,7 @@ struct ImportCommand: Subcommand {
     let force: Bool
 
     init(parsing parser: inout ArgumentParser) throws {
-        force = parser.takeLeading("--force")
+        force = parser.takeLeading("--force", amongFirst: 2)
         format = try parser.format()
         suite = try parser.suite()
         path = try parser.word("FILE")

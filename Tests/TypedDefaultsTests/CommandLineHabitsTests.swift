@@ -15,6 +15,33 @@ import TypedDefaults
 
     @Suite("typed-defaults: the defaults habits, as defaults keeps them")
     struct CommandLineHabitsTests {
+        /// Options where a `defaults` user types them, among the command's words: `--force` after the suite
+        /// or the key, `-format` after the file. Before, `write S --force k v` said "unknown option" and
+        /// `export S file -format xml1` "unknown format 'S'". Past the key, a word is the value:
+        /// `-string --force` stores the text, and a `--force` after the value is refused, nothing written.
+        @Test func optionsStandAnywhereAmongTheWords() throws {
+            try withTemporaryFolder { config in
+                for (index, words) in [
+                    ["write", "s", "--force", "k", "1"], ["write", "s", "k", "--force", "2"],
+                    ["write", "--force", "s", "k", "3"],
+                ].enumerated() {
+                    let run = try tool(words, in: config)
+                    #expect(run.status == 0, "\(words): \(run.standardError)")
+                    #expect(try tool(["read", "s", "k"], in: config).standardOutput == "\(index + 1)\n", "\(words)")
+                }
+                #expect(try tool(["write", "s", "k", "-string", "--force"], in: config).status == 0)
+                #expect(try tool(["read", "s", "k"], in: config).standardOutput == "--force\n")
+                let after = try tool(["write", "s", "k", "4", "--force"], in: config)
+                #expect(after.status == 2 && after.standardError.contains("unexpected '--force'"))
+                #expect(try tool(["read", "s", "k"], in: config).standardOutput == "--force\n")
+                #expect(try tool(["rename", "s", "k", "--force", "j"], in: config).status == 0)
+                let exported = try tool(["export", "s", "-", "-format", "xml1"], in: config)
+                #expect(exported.status == 0 && exported.standardOutput.hasPrefix("<?xml"), "\(exported.standardError)")
+                let missing = try tool(["export", "s", "-", "-format"], in: config)
+                #expect(missing.status == 2 && missing.standardError.contains("missing FORMAT after -format"))
+            }
+        }
+
         /// A suite that does not exist is an error for every command that edits one, and no file (not even
         /// a lock file) is made for it.
         @Test(arguments: [["delete", "nosuch", "k"], ["rename", "nosuch", "a", "b"], ["delete", "nosuch"]])
