@@ -60,6 +60,12 @@ enum Arguments {
             try parser.finish()
             return help
         }
+        if let host = (arguments.first { ["-currentHost", "-host"].contains($0) }) {
+            throw UsageError(
+                message: "\(host) names the preferences macOS keeps for one computer (ByHost); Linux keeps one set "
+                    + "for the user, which every command here reads and edits: leave \(host) out",
+                command: nil)
+        }
         guard let subcommand = Subcommands.named(name) else {
             throw UsageError(message: "unknown command '\(name)'", command: nil)
         }

@@ -30,6 +30,19 @@ enum TextFormats {
         }
     }
 
+    /// One value read alone, as `defaults read SUITE NAME` prints it: text and a date bare, anything else
+    /// as old-style text. Text holding a control character other than a newline or a tab is quoted and
+    /// escaped, as the listing prints it: never raw to a terminal.
+    static func alone(_ value: PropertyListValue) -> String {
+        switch value {
+        case .string(let text):
+            let raw = text.unicodeScalars.allSatisfy { $0 == "\n" || $0 == "\t" || !isControl($0) }
+            return raw ? text : quotedEscaping(text, otherControls: false)
+        case .date(let date): return oldStyleDate(date) ?? outOfCalendar(date)
+        default: return oldStyle(value)
+        }
+    }
+
     /// A string as old-style text: bare when it is letters, digits and `_$./:-` only, else quoted.
     static func quoted(_ text: String) -> String {
         let bare =

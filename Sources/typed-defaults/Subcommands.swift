@@ -72,15 +72,11 @@ struct ReadCommand: Subcommand {
         let snapshot = store.snapshot()
         if check { return try checkDeclared(suite, snapshot) }
         if let name {
-            guard let object = snapshot[name] else { throw noValue(suite, name) }
-            let value = plain(object)
-            if json {
-                print(TextFormats.json(value))
-            } else if case .string(let text) = value {
-                print(text)
-            } else {
-                print(TextFormats.oldStyle(value))
+            guard let object = snapshot[name] else {
+                try requireExisting(suite, snapshot)
+                throw noValue(suite, name)
             }
+            print(json ? TextFormats.json(plain(object)) : TextFormats.alone(plain(object)))
         } else {
             try requireExisting(suite, snapshot)
             let value = PropertyListValue.dictionary(snapshot.mapValues(plain))
@@ -224,6 +220,14 @@ struct WriteCommand: Subcommand {
             value = .value(Given(value: .dictionary(entries)))
             domain = entries
             return
+        }
+        // One word that reads as another property list (an array, data, quoted text): a whole suite given
+        // as what is no dictionary, not a name without its value.
+        if parser.words.count == 1, let text = parser.words.first,
+            let first = text.unicodeScalars.first(where: { !$0.properties.isWhitespace }),
+            "(<\"".unicodeScalars.contains(first)
+        {
+            throw parser.fail("'\(text)' is not a property-list dictionary: a whole suite is { name = value; ... }")
         }
         name = try parser.word("NAME")
         value = try parser.writeValue()

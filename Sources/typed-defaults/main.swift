@@ -28,11 +28,14 @@ let standardError = StandardError()
     standardError.print("this command is for Linux, which has no defaults; on this system, use defaults")
     exit(2)
 #endif
-// The library's reports, without its own prefix: the command's name is in front of every message.
-ErrorReporting.setHandler { error in
-    let message = error.description
-    standardError.print(message.hasPrefix("TypedDefaults: ") ? String(message.dropFirst(15)) : message)
+/// An error's message without the library's own prefix: the command's name is in front of every message.
+func message(of error: any Error) -> String {
+    let message = "\(error)"
+    return message.hasPrefix("TypedDefaults: ") ? String(message.dropFirst(15)) : message
 }
+
+// The library's reports, the same way: a failed save reported and thrown is one message, printed once.
+ErrorReporting.setHandler { standardError.print(message(of: $0)) }
 
 do {
     try Arguments.parse(Array(CommandLine.arguments.dropFirst())).run()
@@ -48,7 +51,7 @@ do {
     standardError.print(failure.message)
     exit(1)
 } catch {
-    standardError.print("\(error)")
+    standardError.print(message(of: error))
     exit(1)
 }
 

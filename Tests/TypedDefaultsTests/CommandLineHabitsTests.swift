@@ -42,6 +42,43 @@ import TypedDefaults
             }
         }
 
+        /// `defaults` habits that had no answer or a wrong one: `-currentHost` and `-host` say what they mean
+        /// here (exit 2); a whole suite given as no dictionary says so (was "missing VALUE"); a date read
+        /// alone is printed bare, as `defaults` prints it (was quoted); text read alone with a control
+        /// character is escaped, as the listing prints it (was raw to the terminal); a value of a suite that
+        /// does not exist says the suite does not exist (was "has no value named k"); a failed save's
+        /// message has the command's name once (was "typed-defaults: TypedDefaults: …").
+        @Test func habitsGetAnAnswerThatSaysWhatTheyMean() throws {
+            try withTemporaryFolder { config in
+                for words in [["-currentHost", "read", "s"], ["read", "s", "-host", "h"]] {
+                    let run = try tool(words, in: config)
+                    #expect(run.status == 2 && run.standardError.contains("(ByHost)"), "\(words): \(run.standardError)")
+                }
+                let notADictionary = try tool(["write", "s", "(1, 2)"], in: config)
+                #expect(notADictionary.status == 2)
+                #expect(notADictionary.standardError.contains("'(1, 2)' is not a property-list dictionary"))
+                #expect(try tool(["write", "s", "d", "-date", "2026-01-01T00:00:00Z"], in: config).status == 0)
+                #expect(try tool(["read", "s", "d"], in: config).standardOutput == "2026-01-01 00:00:00 +0000\n")
+                #expect(try tool(["write", "s", "c", "a\u{1B}[2Jb\tc"], in: config).status == 0)
+                #expect(try tool(["read", "s", "c"], in: config).standardOutput == "\"a\\U001b[2Jb\\tc\"\n")
+                #expect(try tool(["write", "s", "t", "one\ttwo"], in: config).status == 0)
+                #expect(try tool(["read", "s", "t"], in: config).standardOutput == "one\ttwo\n")
+                let missing = try tool(["read", "missing.domain", "k"], in: config)
+                #expect(
+                    missing.status == 1
+                        && missing.standardError == "typed-defaults: the suite missing.domain does not exist\n")
+            }
+            // A configuration folder below a regular file: the save fails, and says so once, with one name.
+            try withTemporaryFolder { folder in
+                let blocker = folder.appendingPathComponent("file")
+                try Data("not a folder".utf8).write(to: blocker)
+                let run = try tool(["write", "s", "k", "v"], in: blocker.appendingPathComponent("config"))
+                #expect(run.status == 1, "\(run.standardError)")
+                #expect(!run.standardError.contains("TypedDefaults:"), "\(run.standardError)")
+                #expect(run.standardError.hasPrefix("typed-defaults: "), "\(run.standardError)")
+            }
+        }
+
         /// A suite that does not exist is an error for every command that edits one, and no file (not even
         /// a lock file) is made for it.
         @Test(arguments: [["delete", "nosuch", "k"], ["rename", "nosuch", "a", "b"], ["delete", "nosuch"]])
