@@ -47,9 +47,9 @@ struct Declarations {
         switch form {
         case .optional(let wrapped), .choice(let wrapped, _), .rawValue(let wrapped):
             return resolved(given, as: wrapped)
-        case .jsonText, .jsonData:
+        case .jsonText, .jsonData, .json:
             guard let text = given.json ?? given.word, StoredForm.jsonText.reads(text) else { return given.value }
-            return form == .jsonText ? .string(text) : .data(Data(text.utf8))
+            return form == .jsonData ? .data(Data(text.utf8)) : .string(text)
         case .string, .url, .uuid:
             return given.word.map(PropertyListValue.string) ?? given.value
         case .array(let element):

@@ -116,6 +116,95 @@ import TypedDefaults
             }
         }
 
+        /// JSON for a `Codable` key of nested structs, optionals, arrays, a `CaseIterable` enum, a dictionary and
+        /// a date (`Account`), checked as the app's decoding asks for it: each value the app could not decode
+        /// is refused, exit 2, naming the field, the file unchanged; each one it decodes (extra fields, absent
+        /// optionals) is written and read back by the app's key in a real process. Before, any JSON was
+        /// written and the app read nil (every value below but the last three exited 0).
+        static let undecodableAccounts: [(json: String, mentions: String)] = [
+            (#"{"name": "Ada"}"#, "address is missing"),
+            (
+                #"{"name": "G", "age": "old", "tags": [], "address": {"city": "L"}, "plan": "pro", "scores": {}, "joined": 0}"#,
+                "age is 'old', not an integer"
+            ),
+            ("[1, 2, 3]", "the value is an array, not an object"),
+            ("42", "the value is the number 42, not an object"),
+            (#""Grace""#, "the value is 'Grace', not an object"),
+            (
+                #"{"name": "A", "age": 1, "tags": "a", "address": {"city": "L"}, "plan": "pro", "scores": {}, "joined": 0}"#,
+                "tags is 'a', not an array"
+            ),
+            (
+                #"{"name": "A", "age": 1, "tags": [1], "address": {"city": "L"}, "plan": "pro", "scores": {}, "joined": 0}"#,
+                "tags[0] is the number 1, not text"
+            ),
+            (
+                #"{"name": "A", "age": 1, "tags": [], "address": {"zip": 1}, "plan": "pro", "scores": {}, "joined": 0}"#,
+                "address.city is missing"
+            ),
+            (
+                #"{"name": "A", "age": 1, "tags": [], "address": {"city": "L", "zip": "12"}, "plan": "pro", "scores": {}, "joined": 0}"#,
+                "address.zip is '12', not an integer"
+            ),
+            (
+                #"{"name": "A", "age": 1, "tags": [], "address": {"city": "L"}, "plan": "gold", "scores": {}, "joined": 0}"#,
+                "plan is 'gold', not one of free, pro"
+            ),
+            (
+                #"{"name": "A", "age": 1, "tags": [], "address": {"city": "L"}, "plan": "pro", "scores": {"a": "x"}, "joined": 0}"#,
+                "scores.a is 'x', not a number"
+            ),
+            (
+                #"{"name": "A", "age": 1, "tags": [], "address": {"city": "L"}, "plan": "pro", "scores": {}, "joined": "2020-01-01"}"#,
+                "joined is '2020-01-01', not a number"
+            ),
+            (
+                #"{"name": "A", "age": 1.5, "tags": [], "address": {"city": "L"}, "plan": "pro", "scores": {}, "joined": 0}"#,
+                "age is the number 1.5, not an integer"
+            ),
+            (
+                #"{"name": "A", "age": 1, "email": 5, "tags": [], "address": {"city": "L"}, "plan": "pro", "scores": {}, "joined": 0}"#,
+                "email is the number 5, not text"
+            ),
+        ]
+
+        static let decodableAccounts: [(json: String, reads: String)] = [
+            (
+                #"{"name": "Ada", "age": 36, "tags": [], "address": {"city": "London"}, "plan": "pro", "scores": {}, "joined": 0}"#,
+                "Ada,36,-,,London,-,pro,0,0.0"
+            ),
+            (
+                #"{"name": "Bo", "age": 2, "tags": ["a", "b"], "address": {"city": "Oslo", "zip": 150}, "plan": "free", "scores": {"x": 1.5}, "joined": 86400}"#,
+                "Bo,2,-,a+b,Oslo,150,free,1,86400.0"
+            ),
+            (
+                #"{"name": "Cy", "age": 3, "email": "c@example.com", "tags": [], "address": {"city": "Rome", "extra": true}, "plan": "pro", "scores": {}, "joined": 1.5, "extra": [1]}"#,
+                "Cy,3,c@example.com,,Rome,-,pro,0,1.5"
+            ),
+        ]
+
+        @Test func jsonForACodableKeyIsCheckedAsTheAppDecodesIt() throws {
+            try withTemporaryFolder { config in
+                let suite = uniqueSuiteName()
+                _ = try app("bind", suite, in: config)
+                for (json, mentions) in Self.undecodableAccounts {
+                    let before = fileBytes(suite, in: config)
+                    let run = try tool(["write", suite, "account", "-json", json], in: config)
+                    #expect(run.status == 2, "\(json): \(run.standardError)")
+                    #expect(run.standardError.contains(mentions), "\(json): \(run.standardError)")
+                    #expect(fileBytes(suite, in: config) == before, "\(json) changed the file")
+                }
+                #expect(try app("read", suite, in: config)["account"] == "nil")
+                for (json, reads) in Self.decodableAccounts {
+                    let run = try tool(["write", suite, "account", "-json", json], in: config)
+                    #expect(run.status == 0, "\(json): \(run.standardError)")
+                    #expect(try app("read", suite, in: config)["account"] == reads, "\(json)")
+                    // `read --check` agrees with the write's check.
+                    #expect(try tool(["read", "--check", suite], in: config).status == 0)
+                }
+            }
+        }
+
         /// A raw-value enum that is not `CaseIterable` (`Speed: Int`, cases 1 to 3): no raw value is written
         /// without `--force`, since nothing tells its cases from other integers, and the message says how to
         /// have them checked. Before, `write S speed 7` exited 0 and the app read its default.
@@ -230,12 +319,21 @@ import TypedDefaults
                     Issue.record("the manifest does not decode")
                     return
                 }
-                #expect(keys.count == 15)
+                #expect(keys.count == 16)
                 #expect(keys["launchCount"]?.form == .integer("Int"))
                 #expect(keys["recent"]?.form == .array(.string))
                 #expect(keys["scores"]?.form == .dictionary(.integer("Int")))
                 #expect(keys["appearance"]?.form == .choice(.string, ["light", "dark", "system"]))
-                #expect(keys["profile"]?.form == .optional(.jsonText))
+                #expect(
+                    keys["profile"]?.form
+                        == .optional(
+                            .json(
+                                .object(
+                                    [
+                                        "name": .init(shape: .string, optional: false),
+                                        "age": .init(shape: .integer, optional: false),
+                                    ],
+                                    open: false))))
                 #expect(keys["layout"]?.form == .jsonData)
                 #expect(keys["launchCount"]?.defaultValue == "0")
                 let identity =
@@ -280,12 +378,12 @@ import TypedDefaults
                     Issue.record("no manifest after the app exited")
                     return
                 }
-                #expect(keys.count == 15)
+                #expect(keys.count == 16)
                 #expect(!FileManager.default.fileExists(atPath: config.appendingPathComponent(suite + ".plist").path))
             }
         }
 
-        /// Processes that bind keys of one suite at once, each its own fifteen names (the app's keys under a
+        /// Processes that bind keys of one suite at once, each its own sixteen names (the app's keys under a
         /// prefix of its own), each add theirs to the manifest: it is read, merged and replaced under the
         /// suite's file lock, so none is lost. Eight processes, four rounds (on a save that wrote the manifest
         /// outside the file lock, rounds lost keys: see the note of issue 52).
@@ -295,7 +393,7 @@ import TypedDefaults
                 let prefixes = (0..<8).map { "p\($0)." }
                 let names = [
                     "launchCount", "volume", "muted", "greeting", "lastRun", "token", "homepage", "recent", "scores",
-                    "appearance", "profile", "layout", "nickname", "level", "speed",
+                    "appearance", "profile", "layout", "nickname", "level", "speed", "account",
                 ]
                 var lostRounds = 0
                 for round in 0..<4 {

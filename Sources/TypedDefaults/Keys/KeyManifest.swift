@@ -155,6 +155,7 @@ package enum KeyManifest {
         case .choice(let raw, let cases): ["kind": "choice", "raw": object(of: raw), "cases": cases]
         case .rawValue(let raw): ["kind": "raw-value", "raw": object(of: raw)]
         case .jsonText: ["kind": "json-text"]
+        case .json(let shape): ["kind": "json", "shape": shape.manifestObject]
         case .jsonData: ["kind": "json-data"]
         case .unchecked: ["kind": "unchecked"]
         }
@@ -189,6 +190,7 @@ package enum KeyManifest {
             return .choice(raw, cases)
         case "raw-value": return object["raw"].flatMap(form(from:)).map(StoredForm.rawValue)
         case "json-text": return .jsonText
+        case "json": return object["shape"].flatMap { JSONShape(manifestObject: $0) }.map(StoredForm.json)
         case "json-data": return .jsonData
         case "unchecked": return .unchecked
         default: return nil

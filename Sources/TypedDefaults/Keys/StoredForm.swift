@@ -27,6 +27,8 @@ package indirect enum StoredForm: Sendable, Hashable {
     case rawValue(StoredForm)
     /// A `Codable` value stored as JSON text (the library's default for `Codable`).
     case jsonText
+    /// A `Codable` value stored as JSON text, of the shape its decoding asks for (`JSONShape`).
+    case json(JSONShape)
     /// A `UserDefaultJSONData` value: JSON as data.
     case jsonData
     /// A form the library cannot check.
@@ -39,7 +41,10 @@ package indirect enum StoredForm: Sendable, Hashable {
         if type is NSObject.Type { return .unchecked }
         if type is any UserDefaultJSONData.Type { return .jsonData }
         if let raw = type as? any (RawRepresentable & UserDefaultConvertible).Type { return rawForm(raw) }
-        if type is any (Codable & UserDefaultConvertible).Type { return .jsonText }
+        if let codable = type as? any (Codable & UserDefaultConvertible).Type {
+            // The type's own decoding runs here: code that is not the library's.
+            return UserCode.runUnmarked { JSONShape.record(codable) }.map(StoredForm.json) ?? .jsonText
+        }
         return .unchecked
     }
 
@@ -99,11 +104,12 @@ package indirect enum StoredForm: Sendable, Hashable {
         case .data: return Data(userDefaultsObject: object) != nil ? nil : "\(Self.shown(object)) is not data"
         case .url: return URL(userDefaultsObject: object) != nil ? nil : "\(Self.shown(object)) is not a URL"
         case .uuid: return UUID(userDefaultsObject: object) != nil ? nil : "\(Self.shown(object)) is not a UUID"
-        case .jsonText, .jsonData:
+        case .jsonText, .jsonData, .json:
             let bytes = (object as? String).map { Data($0.utf8) } ?? object as? Data
-            guard let bytes, (try? JSONSerialization.jsonObject(with: bytes, options: .fragmentsAllowed)) != nil
+            guard let bytes, let parsed = try? JSONSerialization.jsonObject(with: bytes, options: .fragmentsAllowed)
             else { return "\(Self.shown(object)) is not JSON" }
-            return nil
+            guard case .json(let shape) = self, let problem = shape.problem(with: parsed, at: "") else { return nil }
+            return "\(problem), so it does not decode"
         case .choice(let raw, let cases):
             if let problem = raw.problem(with: object) { return problem }
             guard let text = raw.text(of: object), cases.contains(text) else {
@@ -183,6 +189,7 @@ package indirect enum StoredForm: Sendable, Hashable {
         case .choice(let raw, let cases): "\(raw.summary): one of \(cases.joined(separator: ", "))"
         case .rawValue(let raw): "\(raw.summary): a case's raw value (its cases are not listed)"
         case .jsonText: "JSON text (string)"
+        case .json: "JSON text (string) of the type's fields"
         case .jsonData: "JSON data"
         case .unchecked: "not checked"
         }

@@ -33,6 +33,7 @@ enum AppKeys {
     static let nickname = UserDefaultTypedKey<String?>("nickname")
     static let level = UserDefaultTypedKey<Int8>("level", defaultValue: 0)
     static let speed = UserDefaultTypedKey<Speed>("speed", defaultValue: .normal)
+    static let account = UserDefaultTypedKey<Account?>("account")
 
     @MainActor static func bind(_ store: DefaultsStore) {
         _ = store[launchCount]
@@ -50,6 +51,7 @@ enum AppKeys {
         _ = store[nickname]
         _ = store[level]
         _ = store[speed]
+        _ = store[account]
     }
 
     @MainActor static func read(_ store: DefaultsStore) {
@@ -69,6 +71,7 @@ enum AppKeys {
         print("nickname=\(store[nickname] ?? "nil")")
         print("level=\(store[level])")
         print("speed=\(store[speed].rawValue)")
+        print("account=\(store[account].map(\.summary) ?? "nil")")
     }
 }
 
@@ -105,4 +108,30 @@ enum Speed: Int, UserDefaultConvertible {
     case slow = 1
     case normal
     case fast
+}
+
+/// A `Codable` value of nested structs, optionals, arrays, an enum, a dictionary and a date: the command
+/// checks JSON against what its decoding asks for.
+struct Account: Codable, Equatable, UserDefaultConvertible {
+    struct Address: Codable, Equatable {
+        var city: String
+        var zip: Int?
+    }
+    enum Plan: String, Codable, CaseIterable {
+        case free
+        case pro
+    }
+    var name: String
+    var age: Int
+    var email: String?
+    var tags: [String]
+    var address: Address
+    var plan: Plan
+    var scores: [String: Double]
+    var joined: Date
+
+    var summary: String {
+        "\(name),\(age),\(email ?? "-"),\(tags.joined(separator: "+")),\(address.city),"
+            + "\(address.zip.map(String.init) ?? "-"),\(plan.rawValue),\(scores.count),\(joined.timeIntervalSinceReferenceDate)"
+    }
 }
