@@ -209,34 +209,20 @@ extension Data: ShapeStandInProviding { static var shapeStandIn: (value: Any, sh
 extension URL: ShapeStandInProviding {
     static var shapeStandIn: (value: Any, shape: JSONShape) { (URL(string: "https://example.com")!, .string) }
 }
-extension Int: ShapeStandInProviding { static var shapeStandIn: (value: Any, shape: JSONShape) { (0, .integer) } }
-extension Int8: ShapeStandInProviding {
-    static var shapeStandIn: (value: Any, shape: JSONShape) { (Int8(0), .integer) }
+// Every integer type: an integer.
+extension ShapeStandInProviding where Self: FixedWidthInteger {
+    static var shapeStandIn: (value: Any, shape: JSONShape) { (Self.zero, .integer) }
 }
-extension Int16: ShapeStandInProviding {
-    static var shapeStandIn: (value: Any, shape: JSONShape) { (Int16(0), .integer) }
-}
-extension Int32: ShapeStandInProviding {
-    static var shapeStandIn: (value: Any, shape: JSONShape) { (Int32(0), .integer) }
-}
-extension Int64: ShapeStandInProviding {
-    static var shapeStandIn: (value: Any, shape: JSONShape) { (Int64(0), .integer) }
-}
-extension UInt: ShapeStandInProviding {
-    static var shapeStandIn: (value: Any, shape: JSONShape) { (UInt(0), .integer) }
-}
-extension UInt8: ShapeStandInProviding {
-    static var shapeStandIn: (value: Any, shape: JSONShape) { (UInt8(0), .integer) }
-}
-extension UInt16: ShapeStandInProviding {
-    static var shapeStandIn: (value: Any, shape: JSONShape) { (UInt16(0), .integer) }
-}
-extension UInt32: ShapeStandInProviding {
-    static var shapeStandIn: (value: Any, shape: JSONShape) { (UInt32(0), .integer) }
-}
-extension UInt64: ShapeStandInProviding {
-    static var shapeStandIn: (value: Any, shape: JSONShape) { (UInt64(0), .integer) }
-}
+extension Int: ShapeStandInProviding {}
+extension Int8: ShapeStandInProviding {}
+extension Int16: ShapeStandInProviding {}
+extension Int32: ShapeStandInProviding {}
+extension Int64: ShapeStandInProviding {}
+extension UInt: ShapeStandInProviding {}
+extension UInt8: ShapeStandInProviding {}
+extension UInt16: ShapeStandInProviding {}
+extension UInt32: ShapeStandInProviding {}
+extension UInt64: ShapeStandInProviding {}
 
 // A dictionary with `String` keys asks for no key a recording can answer: its value's shape is recorded
 // directly.
