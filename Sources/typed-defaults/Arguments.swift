@@ -21,6 +21,9 @@ struct Given: Equatable {
     var word: String? = nil
     /// The JSON text, when it came with `-json`.
     var json: String? = nil
+    /// Why the `-json` text has no property-list form (a `null`), when it is JSON all the same: fine for a
+    /// key that stores JSON text (a `Codable` value's optional field), an error for any other.
+    var jsonProblem: String? = nil
     /// The elements of `-array`, each as given.
     var elements: [Given]? = nil
     /// The entries of `-dict`, each as given.
@@ -160,7 +163,7 @@ struct ArgumentParser {
         case "-array", "-array-add":
             words.removeFirst()
             var elements: [Given] = []
-            while !words.isEmpty { elements.append(try element()) }
+            while !words.isEmpty { elements.append(try element(inCollection: true)) }
             return flag == "-array"
                 ? .value(Given(value: .array(elements.map(\.value)), elements: elements)) : .arrayAdd(elements)
         case "-dict", "-dict-add":
@@ -168,7 +171,7 @@ struct ArgumentParser {
             var entries: [String: Given] = [:]
             while let key = words.popFirst() {
                 guard !words.isEmpty else { throw fail("the key '\(key)' of \(flag) has no value") }
-                entries[key] = try element()
+                entries[key] = try element(inCollection: true)
             }
             return flag == "-dict"
                 ? .value(Given(value: .dictionary(entries.mapValues(\.value)), entries: entries))
@@ -186,7 +189,10 @@ struct ArgumentParser {
     /// One value: a type flag and its text, or a word alone (as `defaults` takes it: old-style
     /// property-list text, `(a, b)` an array, `{ a = 1; }` a dictionary, `<0fa1>` data; any other word a
     /// string).
-    mutating func element() throws -> Given {
+    ///
+    /// JSON with no property-list form (a `null`) is kept as its text for a key that stores JSON, alone;
+    /// in an array or a dictionary (`inCollection`) it is an error, as before.
+    mutating func element(inCollection: Bool = false) throws -> Given {
         guard let first = words.popFirst() else { throw fail("missing VALUE") }
         guard first.hasPrefix("-"), first.count > 1, Double(first) == nil else {
             return Given(value: OldStylePropertyList.value(ofWord: first), word: first)
@@ -196,7 +202,10 @@ struct ArgumentParser {
             do {
                 return Given(value: try JSONValue.parse(text), json: text)
             } catch {
-                throw fail("-json: \(error)")
+                guard !inCollection,
+                    (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)) != nil
+                else { throw fail("-json: \(error)") }
+                return Given(value: .string(text), json: text, jsonProblem: "\(error)")
             }
         }
         return Given(value: try flagged(first, text))

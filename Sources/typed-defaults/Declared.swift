@@ -35,10 +35,23 @@ struct Declarations {
         keys[name.precomposedStringWithCanonicalMapping]
     }
 
-    /// `given` as the key named `name` stores it (as given for a name no app declared).
-    func resolved(_ given: Given, forName name: String) -> PropertyListValue {
+    /// `given` as the key named `name` stores it (as given for a name no app declared). JSON with no
+    /// property-list form (a `null`) is taken only by a key that stores JSON text.
+    func resolved(_ given: Given, forName name: String) throws -> PropertyListValue {
+        if let problem = given.jsonProblem, !(key(name).map { Self.storesJSON($0.form) } ?? false) {
+            throw UsageError(message: "-json: \(problem)", command: "write")
+        }
         guard let key = key(name) else { return given.value }
         return Self.resolved(given, as: key.form)
+    }
+
+    /// Whether a key of `form` stores JSON as text or data (a `Codable` value), optional or not.
+    static func storesJSON(_ form: StoredForm) -> Bool {
+        switch form {
+        case .json, .jsonText, .jsonData: true
+        case .optional(let wrapped): storesJSON(wrapped)
+        default: false
+        }
     }
 
     /// `given` in `form`: a word with no type flag as the form's type reads it (`5` an integer, `yes` a

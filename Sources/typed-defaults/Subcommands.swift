@@ -241,7 +241,7 @@ struct WriteCommand: Subcommand {
         let name = self.name.precomposedStringWithCanonicalMapping
         var newValue: PropertyListValue?
         if case .value(let given) = value {
-            let resolved = declared.resolved(given, forName: name)
+            let resolved = try declared.resolved(given, forName: name)
             try declared.check(resolved, forName: name)
             newValue = resolved
         }
@@ -281,7 +281,7 @@ struct WriteCommand: Subcommand {
         var values: [String: Any] = [:]
         for (name, value) in entries {
             let name = name.precomposedStringWithCanonicalMapping
-            let resolved = declared.resolved(.text(value), forName: name)
+            let resolved = try declared.resolved(.text(value), forName: name)
             try declared.check(resolved, forName: name)
             values[name] = resolved.userDefaultsObject
         }

@@ -119,7 +119,7 @@ import TypedDefaults
         /// JSON for a `Codable` key of nested structs, optionals, arrays, a `CaseIterable` enum, a dictionary and
         /// a date (`Account`), checked as the app's decoding asks for it: each value the app could not decode
         /// is refused, exit 2, naming the field, the file unchanged; each one it decodes (extra fields, absent
-        /// optionals) is written and read back by the app's key in a real process. Before, any JSON was
+        /// or null optionals) is written and read back by the app's key in a real process. Before, any JSON was
         /// written and the app read nil (every value below but the last three exited 0).
         static let undecodableAccounts: [(json: String, mentions: String)] = [
             (#"{"name": "Ada"}"#, "address is missing"),
@@ -170,6 +170,10 @@ import TypedDefaults
 
         static let decodableAccounts: [(json: String, reads: String)] = [
             (
+                #"{"name": "Di", "age": 4, "email": null, "tags": [], "address": {"city": "Bern", "zip": null}, "plan": "free", "scores": {}, "joined": 0}"#,
+                "Di,4,-,,Bern,-,free,0,0.0"
+            ),
+            (
                 #"{"name": "Ada", "age": 36, "tags": [], "address": {"city": "London"}, "plan": "pro", "scores": {}, "joined": 0}"#,
                 "Ada,36,-,,London,-,pro,0,0.0"
             ),
@@ -195,6 +199,9 @@ import TypedDefaults
                     #expect(fileBytes(suite, in: config) == before, "\(json) changed the file")
                 }
                 #expect(try app("read", suite, in: config)["account"] == "nil")
+                // JSON's `null` has no property-list form: taken as text by a key that stores JSON, alone.
+                let undeclared = try tool(["write", suite, "spareJSON", "-json", #"{"a": null}"#], in: config)
+                #expect(undeclared.status == 2 && undeclared.standardError.contains("null has no property-list form"))
                 for (json, reads) in Self.decodableAccounts {
                     let run = try tool(["write", suite, "account", "-json", json], in: config)
                     #expect(run.status == 0, "\(json): \(run.standardError)")
