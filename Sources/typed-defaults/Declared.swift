@@ -38,10 +38,11 @@ struct Declarations {
     /// `given` as the key named `name` stores it (as given for a name no app declared). JSON with no
     /// property-list form (a `null`) is taken only by a key that stores JSON text.
     func resolved(_ given: Given, forName name: String) throws -> PropertyListValue {
-        if let problem = given.jsonProblem, !(key(name).map { Self.storesJSON($0.form) } ?? false) {
+        let key = key(name)
+        if let problem = given.jsonProblem, !(key.map { Self.storesJSON($0.form) } ?? false) {
             throw UsageError(message: "-json: \(problem)", command: "write")
         }
-        guard let key = key(name) else { return given.value }
+        guard let key else { return given.value }
         return Self.resolved(given, as: key.form)
     }
 

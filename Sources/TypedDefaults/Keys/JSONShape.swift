@@ -43,8 +43,8 @@ package indirect enum JSONShape: Sendable, Hashable {
         let shape = recording.shape
         if case .any = shape { return nil }
         guard let decoded, let encodable = decoded as? any Encodable,
-            let data = try? JSONEncoder().encode(encodable),
-            let object = try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed),
+            let text = encodedJSON(encodable),
+            let object = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed),
             shape.problem(with: object, at: "") == nil
         else { return nil }
         return shape

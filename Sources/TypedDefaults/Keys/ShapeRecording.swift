@@ -78,6 +78,20 @@ final class ShapeRecording {
     fileprivate struct Partial: Error {
         let shape: JSONShape
     }
+
+    /// A stand-in of `type` for a container's request, its shape handed to `record` (also when the child
+    /// stopped, with what it asked for: then this level stops too).
+    fileprivate func decode<T: Decodable>(_ type: T.Type, depth: Int, record: (JSONShape) -> Void) throws -> T {
+        do {
+            let (value, shape) = try child(type, depth: depth)
+            record(shape)
+            guard let typed = value as? T else { throw Stop() }
+            return typed
+        } catch let partial as Partial {
+            record(partial.shape)
+            throw Stop()
+        }
+    }
 }
 
 /// The stand-in protocols, visible to `ShapeRecording` (the conformances are in JSONShape.swift).
@@ -115,9 +129,6 @@ private struct RecordingKeyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let depth: Int
     var codingPath: [any CodingKey] { [] }
     var allKeys: [Key] { [] }
-    /// Keys the type asked about before decoding: optional, whatever it decodes then.
-    private var asked: Set<String> = []
-
     init(recording: ShapeRecording, depth: Int) {
         self.recording = recording
         self.depth = depth
@@ -147,14 +158,8 @@ private struct RecordingKeyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     private func field<T: Decodable>(_ type: T.Type, _ key: Key, optional: Bool) throws -> T {
-        do {
-            let (value, shape) = try recording.child(type, depth: depth)
-            recording.fields[key.stringValue] = .init(shape: shape, optional: optional)
-            guard let typed = value as? T else { throw ShapeRecording.Stop() }
-            return typed
-        } catch let partial as ShapeRecording.Partial {
-            recording.fields[key.stringValue] = .init(shape: partial.shape, optional: optional)
-            throw ShapeRecording.Stop()
+        try recording.decode(type, depth: depth) {
+            recording.fields[key.stringValue] = .init(shape: $0, optional: optional)
         }
     }
 
@@ -197,15 +202,7 @@ private struct RecordingUnkeyed: UnkeyedDecodingContainer {
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         currentIndex += 1
-        do {
-            let (value, shape) = try recording.child(type, depth: depth)
-            recording.elementShape(recording.mayBeNull ? .any : shape)
-            guard let typed = value as? T else { throw ShapeRecording.Stop() }
-            return typed
-        } catch let partial as ShapeRecording.Partial {
-            recording.elementShape(partial.shape)
-            throw ShapeRecording.Stop()
-        }
+        return try recording.decode(type, depth: depth) { recording.elementShape($0) }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
@@ -229,19 +226,12 @@ private struct RecordingSingle: SingleValueDecodingContainer {
     }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        do {
-            let (value, shape) = try recording.child(type, depth: depth)
-            recording.singleShape(shape)
-            guard let typed = value as? T else { throw ShapeRecording.Stop() }
-            return typed
-        } catch let partial as ShapeRecording.Partial {
-            recording.singleShape(partial.shape)
-            throw ShapeRecording.Stop()
-        }
+        try recording.decode(type, depth: depth) { recording.singleShape($0) }
     }
 }
 
 extension ShapeRecording {
-    fileprivate func elementShape(_ element: JSONShape) { shape = .array(element) }
+    /// An element that may be null is checked as anything.
+    fileprivate func elementShape(_ element: JSONShape) { shape = .array(mayBeNull ? .any : element) }
     fileprivate func singleShape(_ value: JSONShape) { shape = mayBeNull ? .any : value }
 }
