@@ -42,10 +42,10 @@ extension ChangeLog {
     ) {
         let announcement = writeOrder.withLockedValue { order -> Announcement? in
             guard let decided = decide(order.held) else { return nil }
-            let oldObject = storage.object(forKey: name)
+            let oldObject = observedObject(forName: name, order.held)
             storeAndRecord(decided.object, forName: name, in: &order)
             storeAndRecord(decided.beside.object, forName: decided.beside.name, in: &order)
-            let newObject = storage.object(forKey: name)
+            let newObject = observedObject(forName: name, order.held)
             if propertyListsEqual(oldObject, newObject, by: .exact) { return nil }
             return numberedChange(of: name, from: oldObject, to: newObject, in: &order)
         }

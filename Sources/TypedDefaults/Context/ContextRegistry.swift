@@ -68,5 +68,5 @@ enum ContextRegistry {
     /// The first key used with each stored name, for every `UserDefaults` storage: `UserDefaults` keeps
     /// registered defaults in one domain for the whole process, shared by every suite (see
     /// `NameBindings`).
-    static let domainKeyRecords = Locked<[String: any AnyTypedKey]>([:])
+    static let domainKeyRecords = Locked(NameBindings.KeyRecords())
 }

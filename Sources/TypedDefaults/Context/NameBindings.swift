@@ -18,12 +18,21 @@ final class NameBindings: @unchecked Sendable {
     /// The first key used with each stored name. `UserDefaults` keeps registered defaults in one domain
     /// for the whole process, shared by every suite, so all `UserDefaults` storages share one record:
     /// two suites that give one name different defaults would show each other's default.
-    private let keyRecords: Locked<[String: any AnyTypedKey]>
+    private let keyRecords: Locked<KeyRecords>
 
     /// `keyRecords`: the process's shared record for a `UserDefaults` storage
     /// (`ContextRegistry.domainKeyRecords`), else one of its own.
-    init(keyRecords: Locked<[String: any AnyTypedKey]>) {
+    init(keyRecords: Locked<KeyRecords>) {
         self.keyRecords = keyRecords
+    }
+
+    /// The first key used with each stored name (its default is the registered one), and the names a
+    /// key used later gave another default.
+    struct KeyRecords {
+        var first: [String: any AnyTypedKey] = [:]
+        /// Names whose registered default is not every key's: what the storage reads for them may be
+        /// another key's default, so only a stored value is told to observers (`ChangeLog.observedObject`).
+        var contested: Set<String> = []
     }
 
     /// The binding table, and the generation the cached values of a storage without one of its own are
@@ -225,12 +234,22 @@ final class NameBindings: @unchecked Sendable {
 
     /// The first key used with `name`, whose default is the registered one.
     func record(of name: String) -> (any AnyTypedKey)? {
-        keyRecords.withLockedValue { $0[name] }
+        keyRecords.withLockedValue { $0.first[name] }
     }
 
-    /// Whether a record of `name` exists with a default other than `key`'s.
+    /// Whether a record of `name` exists with a default other than `key`'s; the name is contested from
+    /// then on.
     func recordDisagrees(_ name: String, with key: some AnyTypedKey) -> Bool {
-        keyRecords.withLockedValue { records in records[name].map { !$0.agreesOnDefault(with: key) } ?? false }
+        keyRecords.withLockedValue { records in
+            guard let first = records.first[name], !first.agreesOnDefault(with: key) else { return false }
+            records.contested.insert(name)
+            return true
+        }
+    }
+
+    /// Whether keys of `name` gave it different defaults (`recordDisagrees`, `checkAnotherKeyObject`).
+    func isContested(_ name: String) -> Bool {
+        keyRecords.withLockedValue { $0.contested.contains(name) }
     }
 
     /// Whether `object` is the default the library registered for `name`.
@@ -256,11 +275,12 @@ final class NameBindings: @unchecked Sendable {
     /// see another key's default in the middle of a change.
     func checkAnotherKeyObject(_ key: some AnyTypedKey, as storedName: String) -> Bool {
         let (conflict, differs) = keyRecords.withLockedValue { records -> ((any AnyTypedKey)?, Bool) in
-            guard let first = records[storedName] else {
-                records[storedName] = key
+            guard let first = records.first[storedName] else {
+                records.first[storedName] = key
                 return (nil, false)
             }
             if first.agreesOnDefault(with: key) { return (nil, false) }
+            records.contested.insert(storedName)
             if first.declaration == key.declaration, first.valueType == key.valueType { return (nil, true) }
             return (first.conflicts(with: key) ? first : nil, true)
         }
@@ -278,11 +298,11 @@ final class NameBindings: @unchecked Sendable {
         let defaults = keyRecords.withLockedValue { records in
             var defaults: [String: Any] = [:]
             for (name, key) in uses {
-                if let first = records[name] {
+                if let first = records.first[name] {
                     if first.conflicts(with: key) { conflicts.append((name, first, key)) }
                     continue
                 }
-                records[name] = key
+                records.first[name] = key
                 if let defaultObject = key.defaultObject { defaults[name] = defaultObject }
             }
             return defaults
@@ -297,7 +317,7 @@ final class NameBindings: @unchecked Sendable {
     /// Stored names used with this storage in this process (for `UserDefaults`, with any suite), with
     /// their registered defaults.
     func registeredDefaults() -> [String: Any?] {
-        keyRecords.withLockedValue { records in records.mapValues(\.defaultObject) }
+        keyRecords.withLockedValue { records in records.first.mapValues(\.defaultObject) }
     }
 }
 
