@@ -12,7 +12,7 @@ struct Refusal: Error {
 
 struct Declarations {
     let suite: String
-    let keys: [String: DeclaredKey]
+    let keys: ManifestKeys
     /// `--force`: values are stored as given, not checked.
     let force: Bool
 
@@ -22,17 +22,18 @@ struct Declarations {
         self.suite = suite
         self.force = force
         switch KeyManifest.contents(ofSuite: suite) {
-        case .absent: keys = [:]
+        case .absent: keys = ManifestKeys()
         case .keys(let declared): keys = declared
         case .unreadable(let reason):
             standardError.print(
                 "the key manifest of \(suite) cannot be read (\(reason)): values are stored as given, not checked")
-            keys = [:]
+            keys = ManifestKeys()
         }
     }
 
+    /// The key that checks `name`: its own, or its family's.
     func key(_ name: String) -> DeclaredKey? {
-        keys[name.precomposedStringWithCanonicalMapping]
+        keys.checking(name.precomposedStringWithCanonicalMapping)
     }
 
     /// `given` as the key named `name` stores it (as given for a name no app declared). JSON with no

@@ -312,6 +312,98 @@ import TypedDefaults
         }
     }
 
+    /// An app's own keys are always in its manifest, whatever else it makes. Before (8 names of one
+    /// declaration per launch, without end, and 1,000 names in all), an app with ten families filled the
+    /// manifest in 13 launches and a key added after that took any value; keys made by one helper function
+    /// had one declaration, and only the first eight were checked.
+    @Suite("typed-defaults: a manifest never fills with the app's own keys")
+    struct CommandLineManifestBoundTests {
+        /// Launches of an app with ten `UserDefaultKeyFamily`s and a key made per item, eight new members of
+        /// each family and eight new items a launch (80 names a launch: the old manifest was full after 13),
+        /// then a version with a new key: each family is one entry that checks every member, the items stop
+        /// at 32 names of their declaration, and the new key is recorded and checked. 30 launches in the
+        /// long run (`runsLongTests`), 15 in `swift test`.
+        @Test func launchesOfAnAppWithFamiliesNeverCrowdOutANewKey() throws {
+            try withTemporaryFolder { config in
+                let suite = uniqueSuiteName()
+                let launches = runsLongTests ? 30 : 15
+                let environment = ["XDG_CONFIG_HOME": config.path]
+                for launch in 0..<launches {
+                    let run = try ProbeProcess.run(
+                        ["app-keys", suite, "launch", "\(launch)"], environment: environment)
+                    #expect(run.status == 0, "launch \(launch): \(run.standardError)")
+                }
+                let last = try ProbeProcess.run(
+                    ["app-keys", suite, "launch", "\(launches)", "new-key"], environment: environment)
+                #expect(last.status == 0, "\(last.standardError)")
+                guard case .keys(let keys) = KeyManifest.contents(ofSuite: suite, in: config.path) else {
+                    Issue.record("no manifest")
+                    return
+                }
+                #expect(keys.families.count == 10)
+                #expect(keys.families["family3-"]?.form == .integer("Int"))
+                #expect(keys.keys.filter { $0.hasPrefix("family") }.isEmpty, "members recorded one by one")
+                #expect(keys.keys.filter { $0.hasPrefix("score-") }.count == 32)
+                #expect(keys["fontSize"]?.form == .integer("Int"))
+
+                let before = fileBytes(suite, in: config)
+                for words in [["fontSize", "ten"], ["family3-new", "ten"], ["family0-0-0", "-string", "x"]] {
+                    let run = try tool(["write", suite] + words, in: config)
+                    #expect(run.status == 2, "\(words): \(run.standardError)")
+                    #expect(run.standardError.contains("is an Int"), "\(words): \(run.standardError)")
+                }
+                #expect(fileBytes(suite, in: config) == before)
+                #expect(try tool(["write", suite, "fontSize", "14"], in: config).status == 0)
+                #expect(try tool(["write", suite, "family9-any", "3"], in: config).status == 0)
+                let values = propertyList(at: config.appendingPathComponent(suite + ".plist"))
+                #expect(values?["fontSize"] as? Int == 14 && values?["family9-any"] as? Int == 3)
+            }
+        }
+
+        /// Twelve keys made by one helper function (one declaration): every one is recorded and checked.
+        @Test func everyKeyMadeByOneHelperIsChecked() throws {
+            try withTemporaryFolder { config in
+                let suite = uniqueSuiteName()
+                let run = try ProbeProcess.run(
+                    ["app-keys", suite, "helper"], environment: ["XDG_CONFIG_HOME": config.path])
+                #expect(run.status == 0, "\(run.standardError)")
+                let before = fileBytes(suite, in: config)
+                for index in 1...12 {
+                    let refused = try tool(["write", suite, "setting\(index)", "ten"], in: config)
+                    #expect(refused.status == 2, "setting\(index): \(refused.standardError)")
+                }
+                #expect(fileBytes(suite, in: config) == before)
+            }
+        }
+
+        /// Past the manifest's bound, a key of a declaration it has no name of replaces a name of the
+        /// declaration with the most: an app's own key is recorded before per-item names.
+        @Test func pastTheBoundADeclaredKeyReplacesAPerItemName() {
+            func key(_ name: String, at site: String) -> DeclaredKey {
+                DeclaredKey(name: name, type: "Int", form: .integer("Int"), defaultValue: "0", declaredAt: site)
+            }
+            // Full: 1,000 names, 32 from each of 31 per-item declarations and 8 declared keys.
+            var recorded = ManifestKeys()
+            for site in 0..<31 {
+                for item in 0..<32 {
+                    recorded.byName["item\(site)-\(item)"] = key("item\(site)-\(item)", at: "A.swift:\(site)")
+                }
+            }
+            for index in 0..<8 { recorded.byName["own\(index)"] = key("own\(index)", at: "B.swift:\(index)") }
+            #expect(recorded.count == KeyManifest.maximumKeys)
+            let merged = ManifestKeys.merged(
+                ManifestKeys(
+                    byName: [
+                        "fontSize": key("fontSize", at: "C.swift:1"), "item0-99": key("item0-99", at: "A.swift:0"),
+                    ]),
+                into: recorded)
+            #expect(merged["fontSize"] != nil)
+            #expect(merged["item0-99"] == nil, "a 33rd name of one declaration")
+            #expect(merged.count == KeyManifest.maximumKeys)
+            #expect((0..<8).allSatisfy { merged["own\($0)"] != nil })
+        }
+    }
+
     @Suite("typed-defaults: the key manifest is written when it changes, and never trusted past what it says")
     struct KeyManifestFileTests {
         /// The manifest is JSON that records each key; a second run of the same app leaves the file as it is

@@ -42,7 +42,8 @@ public final class UserDefaultKeyFamily<Value: UserDefaultConvertible>: UserDefa
         // A member's name is the family's prefix and its id, never `#function`: not checked against it.
         UserDefaultTypedKey(
             prefix + id, given: .explicit(function: nil), makeDefault(id), makeDefault: nil,
-            declaration: KeyDeclaration(fileID: declaration.fileID, line: declaration.line, column: declaration.column))
+            declaration: KeyDeclaration(
+                fileID: declaration.fileID, line: declaration.line, column: declaration.column, familyPrefix: prefix))
     }
 
     /// The ids of the members with a value stored in `store` (under its prefix), sorted. A member that

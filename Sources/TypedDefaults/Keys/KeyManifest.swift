@@ -3,7 +3,7 @@ import Foundation
 /// A key an app declared, as its suite's key manifest records it: what `typed-defaults` checks a write
 /// against, and `read-type` tells.
 package struct DeclaredKey: Sendable, Hashable {
-    /// The stored name.
+    /// The stored name; for a family, what its members' stored names begin with.
     package let name: String
     /// The key's value type, as Swift names it (`Int`, `Optional<Profile>`).
     package let type: String
@@ -12,25 +12,107 @@ package struct DeclaredKey: Sendable, Hashable {
     package let defaultValue: String?
     /// Where the key is declared: `Module/File.swift:12`.
     package let declaredAt: String
+    /// A family's entry (`UserDefaultKeyFamily`): it checks every name that begins with `name`.
+    package let isFamily: Bool
 
-    package init(name: String, type: String, form: StoredForm, defaultValue: String?, declaredAt: String) {
+    package init(
+        name: String, type: String, form: StoredForm, defaultValue: String?, declaredAt: String, isFamily: Bool = false
+    ) {
         self.name = name
         self.type = type
         self.form = form
         self.defaultValue = defaultValue
         self.declaredAt = declaredAt
+        self.isFamily = isFamily
     }
 
-    /// `key` as bound under `storedName`. A form the key's own default does not read as (a conversion
-    /// of the app's own, say for a `Codable` type) is not trusted: `.unchecked`.
+    /// `key` as bound under `storedName`; a family's member as its family (the stored prefix of its
+    /// members, no default: each member computes its own). A form the key's own default does not read
+    /// as (a conversion of the app's own, say for a `Codable` type) is not trusted: `.unchecked`.
     init<Value>(_ key: UserDefaultTypedKey<Value>, as storedName: String) {
         let (type, typeForm) = DeclaredType.of(Value.self)
         var form = typeForm
         if !key.hasComputedDefault, let object = key.defaultObject, !form.reads(object) { form = .unchecked }
+        if let prefix = key.declaration.familyPrefix.map(canonicalName), !prefix.isEmpty, key.name.hasPrefix(prefix) {
+            // The store's prefix, if any, then the family's: what the member's stored name begins with.
+            let idLength = key.name.count - prefix.count
+            self.init(
+                name: String(storedName.dropLast(idLength)), type: type, form: form, defaultValue: nil,
+                declaredAt: key.declaration.description, isFamily: true)
+            return
+        }
         self.init(
             name: storedName, type: type, form: form,
             defaultValue: key.hasComputedDefault ? nil : String(describing: key.defaultValue),
             declaredAt: key.declaration.description)
+    }
+}
+
+/// What a key manifest records: keys by stored name, and families by what their members' stored names
+/// begin with.
+package struct ManifestKeys: Sendable, Equatable {
+    package var byName: [String: DeclaredKey]
+    package var families: [String: DeclaredKey]
+
+    package init(byName: [String: DeclaredKey] = [:], families: [String: DeclaredKey] = [:]) {
+        self.byName = byName
+        self.families = families
+    }
+
+    /// The key recorded under `name` (families aside).
+    package subscript(name: String) -> DeclaredKey? { byName[name] }
+    /// How many keys are recorded (families aside).
+    package var count: Int { byName.count }
+    package var keys: Dictionary<String, DeclaredKey>.Keys { byName.keys }
+
+    /// What checks a value stored under `name`: its own key, else the family with the longest prefix of
+    /// it.
+    package func checking(_ name: String) -> DeclaredKey? {
+        if let key = byName[name] { return key }
+        return families.values.filter { name.count > $0.name.count && name.hasPrefix($0.name) }
+            .max { $0.name.count < $1.name.count }
+    }
+
+    /// Records `key`, as a family or as a key.
+    mutating func record(_ key: DeclaredKey) {
+        if key.isFamily { families[key.name] = key } else { byName[key.name] = key }
+    }
+
+    /// Whether `key` is recorded as it is.
+    func holds(_ key: DeclaredKey) -> Bool {
+        (key.isFamily ? families[key.name] : byName[key.name]) == key
+    }
+
+    /// `declared` merged into what the manifest records (`recorded`): families and the names it records
+    /// are updated; a new name is added while its declaration has fewer than `KeyManifest.namesPerDeclaration`
+    /// there, and past `KeyManifest.maximumKeys` only in place of a name of the declaration with the
+    /// most, if its own has none.
+    package static func merged(_ declared: ManifestKeys, into recorded: ManifestKeys) -> ManifestKeys {
+        var merged = recorded
+        merged.families.merge(declared.families) { _, new in new }
+        var namesBySite: [String: Int] = [:]
+        for key in merged.byName.values { namesBySite[key.declaredAt, default: 0] += 1 }
+        for name in declared.byName.keys.sorted() {
+            guard let key = declared.byName[name] else { continue }
+            if let old = merged.byName[name] {
+                namesBySite[old.declaredAt, default: 1] -= 1
+                namesBySite[key.declaredAt, default: 0] += 1
+                merged.byName[name] = key
+                continue
+            }
+            let fromSite = namesBySite[key.declaredAt, default: 0]
+            guard fromSite < KeyManifest.namesPerDeclaration else { continue }
+            if merged.byName.count >= KeyManifest.maximumKeys {
+                guard fromSite == 0, let (site, count) = namesBySite.max(by: { $0.value < $1.value }), count > 1,
+                    let replaced = merged.byName.values.filter({ $0.declaredAt == site }).map(\.name).max()
+                else { continue }
+                merged.byName[replaced] = nil
+                namesBySite[site] = count - 1
+            }
+            merged.byName[name] = key
+            namesBySite[key.declaredAt] = fromSite + 1
+        }
+        return merged
     }
 }
 
@@ -55,8 +137,13 @@ package enum KeyManifest {
     /// The largest manifest read: far above any app's keys (a key takes about 200 bytes).
     package static let maximumSize = 1 << 20
     /// The most names a manifest records: far above an app's declared keys, and a bound on what every save
-    /// of a suite whose app makes a key per item would cost (those past it are not checked).
+    /// of a suite costs. Past it, a key of a declaration the manifest has no name of replaces a name of the
+    /// declaration with the most (`DeclaredKeys`): an app's own keys are recorded before per-item ones.
     package static let maximumKeys = 1_000
+    /// The most names recorded from one declaration: a helper function that makes an app's keys (each a
+    /// declared key, recorded), or a key made in a loop or per item (`UserDefaultTypedKey<Int>("score-\(id)",
+    /// ...)`, whose names are not an app's declared keys: those recorded check the others' form).
+    package static let namesPerDeclaration = 32
     static let formatName = "typed-defaults key manifest"
     static let version = 1
 
@@ -64,7 +151,7 @@ package enum KeyManifest {
     package enum Contents: Sendable, Equatable {
         /// There is no manifest: no process using the library on this machine declared a key of the suite.
         case absent
-        case keys([String: DeclaredKey])
+        case keys(ManifestKeys)
         /// The file is there but cannot be read (why): nothing in it is trusted.
         case unreadable(String)
     }
@@ -113,26 +200,43 @@ package enum KeyManifest {
         }
         guard version == Self.version else { return .unreadable("it is version \(version), not \(Self.version)") }
         guard let entries = document["keys"] as? [String: Any] else { return .unreadable("it has no keys") }
-        var keys: [String: DeclaredKey] = [:]
-        for (name, entry) in entries {
-            guard let entry = entry as? [String: Any], let type = entry["type"] as? String,
-                let declaredAt = entry["declaredAt"] as? String, let form = entry["form"].flatMap(form(from:))
-            else { return .unreadable("its entry for \(name) is not a key") }
-            keys[name] = DeclaredKey(
-                name: name, type: type, form: form, defaultValue: entry["default"] as? String, declaredAt: declaredAt)
+        // Families are optional: a manifest written before them has none.
+        guard let familyEntries = (document["families"] ?? [String: Any]()) as? [String: Any] else {
+            return .unreadable("its families are not an object")
+        }
+        var keys = ManifestKeys()
+        for (isFamily, entries) in [(false, entries), (true, familyEntries)] {
+            for (name, entry) in entries {
+                guard let entry = entry as? [String: Any], let type = entry["type"] as? String,
+                    let declaredAt = entry["declaredAt"] as? String, let form = entry["form"].flatMap(form(from:))
+                else { return .unreadable("its entry for \(name) is not a key") }
+                keys.record(
+                    DeclaredKey(
+                        name: name, type: type, form: form, defaultValue: entry["default"] as? String,
+                        declaredAt: declaredAt, isFamily: isFamily))
+            }
         }
         return .keys(keys)
     }
 
-    /// The manifest of `keys`, as JSON text: keys sorted, two-space indents.
+    /// The manifest of `keys` (no families), as JSON text.
     package static func encode(_ keys: [String: DeclaredKey]) -> [UInt8] {
-        var entries: [String: Any] = [:]
-        for (name, key) in keys {
-            var entry: [String: Any] = ["type": key.type, "form": object(of: key.form), "declaredAt": key.declaredAt]
-            if let defaultValue = key.defaultValue { entry["default"] = defaultValue }
-            entries[name] = entry
+        encode(ManifestKeys(byName: keys))
+    }
+
+    /// The manifest of `keys`, as JSON text: keys sorted, two-space indents.
+    package static func encode(_ keys: ManifestKeys) -> [UInt8] {
+        func entries(_ keys: [String: DeclaredKey]) -> [String: Any] {
+            keys.mapValues { key in
+                var entry: [String: Any] = [
+                    "type": key.type, "form": object(of: key.form), "declaredAt": key.declaredAt,
+                ]
+                if let defaultValue = key.defaultValue { entry["default"] = defaultValue }
+                return entry
+            }
         }
-        let document: [String: Any] = ["manifest": formatName, "version": version, "keys": entries]
+        var document: [String: Any] = ["manifest": formatName, "version": version, "keys": entries(keys.byName)]
+        if !keys.families.isEmpty { document["families"] = entries(keys.families) }
         let data =
             (try? JSONSerialization.data(
                 withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()

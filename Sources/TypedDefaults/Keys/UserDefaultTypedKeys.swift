@@ -233,6 +233,9 @@ struct KeyDeclaration: Sendable, Equatable, CustomStringConvertible {
     let fileID: StaticString
     let line: UInt
     let column: UInt
+    /// For a family's member, the family's prefix (`UserDefaultKeyFamily`): its key manifest records the
+    /// family once, not each member.
+    var familyPrefix: String? = nil
 
     static func == (lhs: KeyDeclaration, rhs: KeyDeclaration) -> Bool {
         lhs.line == rhs.line && lhs.column == rhs.column && lhs.fileID.description == rhs.fileID.description

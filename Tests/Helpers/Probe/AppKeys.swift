@@ -99,8 +99,56 @@ enum AppKeys {
         } catch {
             fail("\(error)")
         }
-    default: fail("app-keys SUITE bind|read|bind-on-line PREFIX")
+    case "launch":
+        // One launch of an app with ten families and a key made per item: eight members of each family
+        // and eight items, named after the launch; with `new-key`, a key added in this version too.
+        guard arguments.count >= 4, let launch = Int(arguments[3]) else { fail("app-keys SUITE launch N [new-key]") }
+        for family in ManyKeys.families {
+            for member in 0..<8 { _ = store[family["\(launch)-\(member)"]] }
+        }
+        for item in 0..<8 { _ = store[ManyKeys.score(item: "\(launch)-\(item)")] }
+        if arguments.count == 5, arguments[4] == "new-key" { _ = store[ManyKeys.fontSize] }
+        flushOrFail(store)
+    case "helper":
+        for key in ManyKeys.madeByHelper { _ = store[key] }
+        flushOrFail(store)
+    default: fail("app-keys SUITE bind|read|bind-on-line PREFIX|launch N [new-key]|helper")
     }
+}
+
+@MainActor private func flushOrFail(_ store: DefaultsStore) {
+    do {
+        try store.flush()
+    } catch {
+        fail("\(error)")
+    }
+}
+
+/// An app's keys beyond one declaration each: ten families (`UserDefaultKeyFamily`), a key made per item,
+/// twelve keys made by one helper function, and a key added in a later version.
+enum ManyKeys {
+    /// Ten families, each declared on a line of its own, as an app declares them.
+    static let family0 = UserDefaultKeyFamily<Int>("family0-", defaultValue: { _ in 0 })
+    static let family1 = UserDefaultKeyFamily<Int>("family1-", defaultValue: { _ in 0 })
+    static let family2 = UserDefaultKeyFamily<Int>("family2-", defaultValue: { _ in 0 })
+    static let family3 = UserDefaultKeyFamily<Int>("family3-", defaultValue: { _ in 0 })
+    static let family4 = UserDefaultKeyFamily<Int>("family4-", defaultValue: { _ in 0 })
+    static let family5 = UserDefaultKeyFamily<Int>("family5-", defaultValue: { _ in 0 })
+    static let family6 = UserDefaultKeyFamily<Int>("family6-", defaultValue: { _ in 0 })
+    static let family7 = UserDefaultKeyFamily<Int>("family7-", defaultValue: { _ in 0 })
+    static let family8 = UserDefaultKeyFamily<Int>("family8-", defaultValue: { _ in 0 })
+    static let family9 = UserDefaultKeyFamily<Int>("family9-", defaultValue: { _ in 0 })
+    static let families = [family0, family1, family2, family3, family4, family5, family6, family7, family8, family9]
+    static func score(item: String) -> UserDefaultTypedKey<Int> {
+        UserDefaultTypedKey<Int>("score-\(item)", defaultValue: 0)
+    }
+    static let fontSize = UserDefaultTypedKey<Int>("fontSize", defaultValue: 12)
+
+    /// An app's settings, each made by the same function.
+    private static func setting(_ name: String, _ defaultValue: Int) -> UserDefaultTypedKey<Int> {
+        UserDefaultTypedKey<Int>(name, defaultValue: defaultValue)
+    }
+    static let madeByHelper = (1...12).map { setting("setting\($0)", $0) }
 }
 
 /// A raw-value enum that is not `CaseIterable`: which raw values are its cases is not known to the manifest.

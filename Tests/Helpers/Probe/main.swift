@@ -56,6 +56,10 @@
 //                                                       (with write: first write "touched" and save)
 //   typed-defaults-probe app-keys SUITE bind|read       an app's keys of every kind (AppKeys.swift): use each
 //                                                       and save (its key manifest), or print what each reads
+//   typed-defaults-probe app-keys SUITE launch N [new-key]
+//                                                       one launch of an app with ten families and a per-item
+//                                                       key (members named after N), and a new key; save
+//   typed-defaults-probe app-keys SUITE helper          use twelve keys made by one helper function; save
 //   typed-defaults-probe handler-reads SUITE            an error handler that writes SUITE ("-": Defaults), set
 //                                                       before its first use; print "handled N", "count N",
 //                                                       "done" (a hang: "hung" and exit 9 after 20 s)

@@ -5,19 +5,18 @@
     /// whether the manifest may not hold them yet. The next save writes it (`LinuxSaver.savePending`, the
     /// exit-time save), under the suite's file lock; a bind only records, off the write path.
     ///
-    /// Bounded, for an app that makes a key per item (`"score-\(id)"`) and the processes that write a
-    /// suite at once: a process writes the manifest at most once a second (and at exit), records at most
-    /// `namesPerDeclaration` names of one declaration, and a manifest records at most
-    /// `KeyManifest.maximumKeys` names; past that a process declares nothing more. (Measured: twelve
-    /// processes writing a new name 500 times a second each, a name per write, lost thousands of
-    /// claimed writes with a manifest of every name.)
+    /// Bounded by the app's declarations, for an app that makes a key per item (`"score-\(id)"`) and the
+    /// processes that write a suite at once: a process writes the manifest at most once a second (and at
+    /// exit); a `UserDefaultKeyFamily` is one entry, whatever members it has; a manifest records at most
+    /// `KeyManifest.namesPerDeclaration` names of one declaration, over every launch (a key made by a helper
+    /// function has the helper's declaration); and past `KeyManifest.maximumKeys` names, a name of a
+    /// declaration the manifest has none of replaces one of the declaration with the most. So launches
+    /// never fill it, and a key declared on its own is always recorded. (Measured: twelve processes
+    /// writing a new name 500 times a second each, a name per write, lost thousands of claimed writes with
+    /// a manifest of every name.)
     final class DeclaredKeys: Sendable {
         /// The shortest time between two writes of the manifest by one process.
         static let writeInterval: TimeInterval = 1
-
-        /// The most names recorded from one declaration: a key made in a loop or per item
-        /// (`UserDefaultTypedKey<Int>("score-\(id)", ...)`) is a family, not an app's declared keys.
-        static let namesPerDeclaration = 8
 
         /// A declaration's place, as the manifest's bound per declaration counts it.
         struct Site: Hashable {
@@ -33,24 +32,24 @@
         }
 
         private struct State {
-            var keys: [String: DeclaredKey] = [:]
+            var keys = ManifestKeys()
             var namesBySite: [Site: Int] = [:]
             var due = false
             var lastWritten: Date?
             /// A save is scheduled for when the manifest may be written again: one, not one per save.
             var laterScheduled = false
-            /// The manifest holds as many names as it may: nothing more is declared.
-            var full = false
         }
         private let state = Locked(State())
 
-        /// Whether a name of a key declared at `site` may be recorded: the manifest takes names, and the
-        /// declaration has given fewer than `namesPerDeclaration` (counted here).
-        func admits(_ site: Site) -> Bool {
-            state.withLockedValue { state in
-                guard !state.full else { return false }
+        /// Whether a name of a key declared at `site` may be recorded: the declaration has given fewer than
+        /// `KeyManifest.namesPerDeclaration` in this process (counted here). A family's members are one entry: not
+        /// counted.
+        func admits(_ declaration: KeyDeclaration) -> Bool {
+            guard declaration.familyPrefix == nil else { return true }
+            let site = Site(declaration)
+            return state.withLockedValue { state in
                 let count = state.namesBySite[site, default: 0]
-                guard count < Self.namesPerDeclaration else { return false }
+                guard count < KeyManifest.namesPerDeclaration else { return false }
                 state.namesBySite[site] = count + 1
                 return true
             }
@@ -59,8 +58,8 @@
         /// Records `key`; true when a save must now be scheduled for the manifest (none was due).
         func declare(_ key: DeclaredKey) -> Bool {
             state.withLockedValue { state in
-                guard !state.full, state.keys[key.name] != key else { return false }
-                state.keys[key.name] = key
+                guard !state.keys.holds(key) else { return false }
+                state.keys.record(key)
                 defer { state.due = true }
                 return !state.due
             }
@@ -71,7 +70,7 @@
             /// Nothing was declared since the last write.
             case nothing
             /// Write these keys (every key declared here).
-            case write([String: DeclaredKey])
+            case write(ManifestKeys)
             /// Keys are due, but the last write was less than `writeInterval` ago: a save after this long
             /// (given once until the manifest is written: every save meanwhile gets `.nothing`).
             case later(TimeInterval)
@@ -93,21 +92,13 @@
                 return .write(state.keys)
             }
         }
-
-        /// The manifest holds `KeyManifest.maximumKeys` names: this process declares nothing more.
-        func markFull() {
-            state.withLockedValue { state in
-                state.full = true
-                state.due = false
-            }
-        }
     }
 
     extension LinuxSaver {
         /// Records `key` for the suite's manifest, written by the next save.
         func declare(from declaration: KeyDeclaration, _ key: () -> DeclaredKey) {
             // The key is made outside the lock: its default's description may be the app's code.
-            guard file != nil, declarations.admits(DeclaredKeys.Site(declaration)), declarations.declare(key()) else {
+            guard file != nil, declarations.admits(declaration), declarations.declare(key()) else {
                 return
             }
             SaveScheduler.shared.schedule(self, after: Self.saveDelay)
@@ -116,16 +107,10 @@
         /// Adds `declared` to the manifest beside `file`, replacing it atomically when that changes what it
         /// records (a manifest that cannot be read is replaced: it is derived, the apps declare it again).
         /// A failure is reported, and the keys are written again at the next declaration.
-        func writeManifest(_ declared: [String: DeclaredKey], beside file: SuiteFile, _ locked: borrowing FileLockHeld)
-        {
-            var recorded: [String: DeclaredKey]?
+        func writeManifest(_ declared: ManifestKeys, beside file: SuiteFile, _ locked: borrowing FileLockHeld) {
+            var recorded: ManifestKeys?
             if case .keys(let keys) = KeyManifest.contents(at: file.manifestPath) { recorded = keys }
-            var merged = recorded ?? [:]
-            // Names the manifest records are updated; new ones added, in order, while there is room.
-            for name in declared.keys.sorted() where merged[name] != nil || merged.count < KeyManifest.maximumKeys {
-                merged[name] = declared[name]
-            }
-            if merged.count >= KeyManifest.maximumKeys { declarations.markFull() }
+            let merged = ManifestKeys.merged(declared, into: recorded ?? ManifestKeys())
             guard merged != recorded else { return }
             do {
                 _ = try file.replace(with: KeyManifest.encode(merged), keeping: nil, at: file.manifestPath)

@@ -250,7 +250,7 @@
                 }
                 return nil
             }
-            var declared: [String: DeclaredKey]?
+            var declared: ManifestKeys?
             switch declarations.takeDue() {
             case .nothing: break
             case .write(let keys): declared = keys
@@ -273,7 +273,7 @@
 
         /// Writes the manifest of `declared`, if any, then saves the pending writes: the one locked save.
         private func saveLocked(
-            _ declared: [String: DeclaredKey]?, to file: SuiteFile, atExit deadline: Date? = nil,
+            _ declared: ManifestKeys?, to file: SuiteFile, atExit deadline: Date? = nil,
             in save: inout SaveState, _ locked: borrowing FileLockHeld
         ) throws -> SaveState.Saved {
             if let declared { writeManifest(declared, beside: file, locked) }
@@ -331,7 +331,7 @@
             // thread holds the save's turn, and maybe the file lock; nothing else in the process can.
             let refused = saves.withSavingAtExit(before: deadline) { turn, save in
                 // Unknown (the pending writes stayed locked): tried, and the save reports it.
-                var declared: [String: DeclaredKey]?
+                var declared: ManifestKeys?
                 if case .write(let keys) = declarations.takeDue(atExit: true) { declared = keys }
                 guard pending.isEmpty(before: deadline) != true || !save.putBacks.isEmpty || declared != nil else {
                     return
