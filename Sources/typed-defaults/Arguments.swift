@@ -48,6 +48,21 @@ struct UsageError: Error, Equatable {
 /// an app's `UserDefaults.standard` reads a value written there, and not one in `NSGlobalDomain.plist`.
 let globalSuite = ".GlobalPreferences"
 
+/// The domain the command line gave as a path: the word, the file's folder and its suite name.
+let pathDomain = Locked<(word: String, folder: String, suite: String)?>(nil)
+
+/// Runs this command again with `domain`'s folder as its folder of suites (`XDG_CONFIG_HOME`) and the
+/// suite's name for the path: Foundation reads the variable once, when the process starts.
+func runInFolder(of domain: (word: String, folder: String, suite: String)) -> Never {
+    var arguments = Array(CommandLine.arguments.dropFirst())
+    if let index = arguments.firstIndex(of: domain.word) { arguments[index] = domain.suite }
+    setenv("XDG_CONFIG_HOME", domain.folder, 1)
+    let argv = ([CommandLine.arguments[0]] + arguments).map { strdup($0) } + [nil]
+    execv("/proc/self/exe", argv)
+    standardError.print("cannot run again for \(domain.word): \(String(cString: strerror(errno)))")
+    exit(1)
+}
+
 enum Arguments {
     /// The subcommand the words ask for, parsed whole: nothing is read or written before this returns.
     static func parse(_ arguments: [String]) throws -> any Subcommand {
@@ -107,7 +122,22 @@ struct ArgumentParser {
             return globalSuite
         }
         let suite = try word("SUITE")
+        if suite.contains("/") { return Self.suite(atPath: suite) }
         return suite == "NSGlobalDomain" ? globalSuite : suite
+    }
+
+    /// A domain given as a path (`~/backup/com.example.app.plist`, `.plist` optional), as `defaults` takes
+    /// one: the suite named by the file, in the file's folder (`pathDomain`), which the command then runs
+    /// with as its folder of suites, so that the file is read and written as any suite is, under its lock,
+    /// checked against the key manifest beside it.
+    static func suite(atPath path: String) -> String {
+        let file = URL(fileURLWithPath: path).standardizedFileURL
+        let name = file.lastPathComponent
+        let suite = name.hasSuffix(".plist") ? String(name.dropLast(".plist".count)) : name
+        // No file name (`/`, `a/`, `a/.plist`): the word is refused as a suite name, as it was given.
+        guard !path.hasSuffix("/"), !suite.isEmpty, !suite.contains("/") else { return path }
+        pathDomain.withLockedValue { $0 = (path, file.deletingLastPathComponent().path, suite) }
+        return suite
     }
 
     /// Takes `flag` where it stands among the command's first `positionals` words (`SUITE KEY` for

@@ -30,7 +30,8 @@ enum Help {
 
 
                 SUITE may be --app NAME (or -app NAME): the suite an app's standard store keeps (its bundle identifier or
-                process name); -g, -globalDomain or NSGlobalDomain: the global domain, which every app reads.
+                process name); -g, -globalDomain or NSGlobalDomain: the global domain, which every app reads; a path
+                (any SUITE with a '/', '.plist' optional): that file, checked against the key manifest beside it.
                 Exit status: 0 done, 1 failed (nothing changed), 2 input not understood or a value refused.
                 --version prints the version.
                 """

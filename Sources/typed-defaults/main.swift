@@ -38,7 +38,9 @@ func message(of error: any Error) -> String {
 ErrorReporting.setHandler { standardError.print(message(of: $0)) }
 
 do {
-    try Arguments.parse(Array(CommandLine.arguments.dropFirst())).run()
+    let command = try Arguments.parse(Array(CommandLine.arguments.dropFirst()))
+    if let domain = pathDomain.withLockedValue({ $0 }) { runInFolder(of: domain) }
+    try command.run()
     exit(0)
 } catch let usage as UsageError {
     standardError.print(usage.message)

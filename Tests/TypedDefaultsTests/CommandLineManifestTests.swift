@@ -404,6 +404,37 @@ import TypedDefaults
         }
     }
 
+    /// A domain given as a path, as `defaults` takes one: that file, read and written under its lock and
+    /// checked against the key manifest beside it, whatever the command's own folder of suites. Before, a
+    /// path was "not a suite this command can open" (exit 2, for a read too).
+    @Suite("typed-defaults: a domain given as a path is that file, with every check")
+    struct CommandLineDomainPathTests {
+        @Test func aPathIsReadAndWrittenAndCheckedByTheManifestBesideIt() throws {
+            try withTemporaryFolder { appFolder in
+                try withTemporaryFolder { commandFolder in
+                    let suite = uniqueSuiteName()
+                    _ = try app("bind", suite, in: appFolder)
+                    let path = appFolder.appendingPathComponent(suite + ".plist").path
+                    let written = try tool(["write", path, "launchCount", "7"], in: commandFolder)
+                    #expect(written.status == 0, "\(written.standardError)")
+                    #expect(try app("read", suite, in: appFolder)["launchCount"] == "7")
+                    let read = try tool(["read", path, "launchCount"], in: commandFolder)
+                    #expect(read.status == 0 && read.standardOutput == "7\n", "\(read.standardError)")
+
+                    // Without `.plist`, and relative to the working folder: the same file.
+                    let before = fileBytes(suite, in: appFolder)
+                    let refused = try ProbeProcess.run(
+                        ["write", "./" + suite, "launchCount", "ten"],
+                        environment: ["XDG_CONFIG_HOME": commandFolder.path],
+                        directory: appFolder, program: "typed-defaults")
+                    #expect(refused.status == 2 && refused.standardError.contains("launchCount is an Int"))
+                    #expect(fileBytes(suite, in: appFolder) == before)
+                    #expect(try FileManager.default.contentsOfDirectory(atPath: commandFolder.path).isEmpty)
+                }
+            }
+        }
+    }
+
     @Suite("typed-defaults: the key manifest is written when it changes, and never trusted past what it says")
     struct KeyManifestFileTests {
         /// The manifest is JSON that records each key; a second run of the same app leaves the file as it is

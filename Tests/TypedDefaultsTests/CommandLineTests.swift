@@ -191,7 +191,7 @@ import TypedDefaults
         BadInput(label: "a value missing", arguments: ["write", "SUITE", "a"], status: 2),
         BadInput(label: "suite /", arguments: ["write", "/", "a", "-int", "1"], status: 2),
         BadInput(label: "suite ..", arguments: ["write", "..", "a", "-int", "1"], status: 2),
-        BadInput(label: "suite with a slash", arguments: ["write", "../SUITE", "a", "-int", "1"], status: 2),
+        BadInput(label: "a path with no file name", arguments: ["write", "a/.plist", "a", "-int", "1"], status: 2),
         BadInput(label: "empty suite", arguments: ["write", "", "a", "-int", "1"], status: 2),
         BadInput(label: "delete of a name with no value", arguments: ["delete", "SUITE", "missing"], status: 1),
         BadInput(label: "rename of a name with no value", arguments: ["rename", "SUITE", "missing", "b"], status: 1),
