@@ -18,12 +18,12 @@ struct HostileDataTests {
         { checkFaithful([Profile]?.self, $0) }, { checkFaithful([URL].self, $0) }, { checkFaithful([Date].self, $0) },
     ]
 
-    /// 100,000 in the long run (`runsLongTests`), the first 20,000 of them in `swift test`.
+    /// 100,000 in the long run (`runsLongTests`), the first 10,000 of them in `swift test`.
     @Test func randomPropertyListsGiveTheDefaultOrAFaithfulValue() {
         let seed: UInt64 = 0x7E57_DA7A
         var generator = PropertyListGenerator(random: SplitMix64(state: seed))
         var failures: [String] = []
-        for _ in 0..<(runsLongTests ? 100_000 : 20_000) {
+        for _ in 0..<(runsLongTests ? 100_000 : 10_000) {
             let object = generator.value()
             for check in Self.checks {
                 if let failure = check(object), failures.count < 10 { failures.append(failure) }

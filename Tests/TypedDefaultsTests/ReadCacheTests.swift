@@ -297,27 +297,32 @@ struct ReadCacheCoherenceTests {
         /// bring-in then finds memory already holding the value and stores nothing, and must still move the
         /// generation, or the kept 0 would be read for good. The reading process is the probe, so that the
         /// hook delays no other test's watcher.
-        @Test func aSaveSynchronizeBroughtInBeforeTheWatcherIsReadOnceTheWatcherRuns() throws {
-            try withProcessSuite { suite in
-                // Without the debug check, which would drop the stale kept value and hide the bring-in's.
-                let reader = try ProbeProcess(
-                    ["kept-sync", suite, "syncedCount"],
-                    environment: ["TYPED_DEFAULTS_TEST_WATCHER_DELAY": "3", "TYPED_DEFAULTS_CHECK_EVERY_READ": "0"])
-                #expect(reader.waitForLine("ready"))
-                let writer = try ProbeProcess(["set-on-line", suite, "syncedCount"])
-                #expect(writer.waitForLine("ready"))
-                try writer.send("go")
-                #expect(writer.waitForLine("saved"))
-                #expect(writer.finish().status == 0)
-                try reader.send("sync")
-                let result = reader.finish()
-                #expect(result.status == 0)
-                // The kept 0 right after `synchronize()` shows the order this test is about: memory had the
-                // value before the watcher brought it in.
-                #expect(
-                    result.lines == [
-                        "first: kept=[0, 0]", "synchronized: plain=1 kept=0", "after the watcher: kept=[1, 1, 1]",
-                    ])
+        /// On a thread of its own: most of it is the probe's wait for its held-back watcher.
+        @Test(.timeLimit(.minutes(2))) func aSaveSynchronizeBroughtInBeforeTheWatcherIsReadOnceTheWatcherRuns()
+            async throws
+        {
+            try await onThreadOfItsOwn {
+                try withProcessSuite { suite in
+                    // Without the debug check, which would drop the stale kept value and hide the bring-in's.
+                    let reader = try ProbeProcess(
+                        ["kept-sync", suite, "syncedCount"],
+                        environment: ["TYPED_DEFAULTS_TEST_WATCHER_DELAY": "3", "TYPED_DEFAULTS_CHECK_EVERY_READ": "0"])
+                    #expect(reader.waitForLine("ready"))
+                    let writer = try ProbeProcess(["set-on-line", suite, "syncedCount"])
+                    #expect(writer.waitForLine("ready"))
+                    try writer.send("go")
+                    #expect(writer.waitForLine("saved"))
+                    #expect(writer.finish().status == 0)
+                    try reader.send("sync")
+                    let result = reader.finish()
+                    #expect(result.status == 0)
+                    // The kept 0 right after `synchronize()` shows the order this test is about: memory had the
+                    // value before the watcher brought it in.
+                    #expect(
+                        result.lines == [
+                            "first: kept=[0, 0]", "synchronized: plain=1 kept=0", "after the watcher: kept=[1, 1, 1]",
+                        ])
+                }
             }
         }
     }

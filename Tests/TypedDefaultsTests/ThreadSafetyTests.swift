@@ -4,11 +4,12 @@ import TypedDefaults
 
 @Suite("Many threads, one store")
 struct ThreadSafetyTests {
+    /// 100,000 operations in the long run (`runsLongTests`), 40,000 in `swift test`.
     @Test(arguments: Backend.allCases)
     func eightThreadsOverlappingKeysLoseNoWrite(_ backend: Backend) {
         withStore(backend) { store in
             let threads = 8
-            let operationsPerThread = 100_000 / threads
+            let operationsPerThread = (runsLongTests ? 100_000 : 40_000) / threads
             let keyCount = 16
             let keys = (0..<keyCount).map { UserDefaultTypedKey<Int>("shared\($0)", defaultValue: -1) }
             let done = DispatchGroup()

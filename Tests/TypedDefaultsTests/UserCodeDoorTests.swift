@@ -396,12 +396,15 @@ struct UserCodeCallsEveryOperationTests {
     /// of any suite went unheard until the lock was released (5.0 s, 2 of 2).
     @Suite("One locked suite never stalls another")
     struct LockedSuiteTests {
-        @Test func aSuiteWhoseLockIsHeldElsewhereStallsNoOtherSuite() throws {
-            try withProcessSuite { held in
-                try withProcessSuite { other in
-                    try withProcessSuite { mine in
-                        try withReportedErrors { reported in
-                            try check(held: held, other: other, mine: mine, reported)
+        /// On a thread of its own: most of it is the held suite's wait for the lock.
+        @Test(.timeLimit(.minutes(2))) func aSuiteWhoseLockIsHeldElsewhereStallsNoOtherSuite() async throws {
+            try await onThreadOfItsOwn {
+                try withProcessSuite { held in
+                    try withProcessSuite { other in
+                        try withProcessSuite { mine in
+                            try withReportedErrors { reported in
+                                try check(held: held, other: other, mine: mine, reported)
+                            }
                         }
                     }
                 }

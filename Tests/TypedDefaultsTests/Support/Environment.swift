@@ -57,6 +57,26 @@ func waitUntil(
     }
 }
 
+/// Runs `body` on a thread of its own, in the calling test's task (so what it records is the test's),
+/// without holding one of Swift Testing's cooperative threads (two on a 2-core machine, which every
+/// synchronous test runs on): for a test that spends seconds waiting for a child process or a watcher's
+/// delay, so that other tests run meanwhile. `body`'s own waits have their limits; the test's
+/// `.timeLimit` bounds the whole.
+func onThreadOfItsOwn<Value>(_ body: () throws -> Value) async throws -> Value {
+    try await withTaskExecutorPreference(ThreadPerJob.shared) { try body() }
+}
+
+/// Runs each job of the tasks that prefer it on a new thread.
+private final class ThreadPerJob: TaskExecutor {
+    static let shared = ThreadPerJob()
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        Thread { job.runSynchronously(on: executor) }.start()
+    }
+}
+
 /// Polls `condition` until it holds, from a thread that is not in a task; false past `limit`.
 func pollUntil(_ limit: TimeInterval = waitLimit, _ condition: () throws -> Bool) rethrows -> Bool {
     let deadline = Date(timeIntervalSinceNow: limit)
