@@ -43,29 +43,25 @@ struct ContestedDefaultObserverTests {
     /// The keys in two suites, as two parts of an app may declare them: the first suite's key registers
     /// the name's default for the process; the second suite's observer hears its own default, and the
     /// second suite's values as its reads give them. `updates` starts from the same value.
-    @Test(.timeLimit(.minutes(1))) func inTwoSuites() async throws {
+    @Test(.timeLimit(.minutes(1))) func inTwoSuites() async {
         let name = "contested\(UUID().uuidString.prefix(8))"
-        let first = uniqueSuiteName()
-        let second = uniqueSuiteName()
-        defer {
-            DefaultsStore.removeSuite(named: first)
-            DefaultsStore.removeSuite(named: second)
+        await withStore(.userDefaultsSuite) { firstStore in
+            #expect(firstStore[UserDefaultTypedKey<Level>(name, defaultValue: .low)] == .low)
+            await withStore(.userDefaultsSuite) { store in
+                let count = UserDefaultTypedKey<Int>(name, defaultValue: 0)
+                let heard = Recorder<[Int]>()
+                let token = Self.observe(count, in: store, into: heard)
+                defer { token.cancel() }
+                var values = store.updates(count).makeAsyncIterator()
+                #expect(await values.next() == 0)
+                store[count] = 1
+                #expect(await values.next() == 1)
+                store.remove(count)
+                #expect(await values.next() == 0)
+                #expect(heard.waitForCount(3))
+                #expect(heard.all == [[0, 0], [0, 1], [1, 0]])
+                #expect(store[count] == 0)
+            }
         }
-        let firstStore = try #require(DefaultsStore(suiteName: first))
-        let store = try #require(DefaultsStore(suiteName: second))
-        #expect(firstStore[UserDefaultTypedKey<Level>(name, defaultValue: .low)] == .low)
-        let count = UserDefaultTypedKey<Int>(name, defaultValue: 0)
-        let heard = Recorder<[Int]>()
-        let token = Self.observe(count, in: store, into: heard)
-        defer { token.cancel() }
-        var values = store.updates(count).makeAsyncIterator()
-        #expect(await values.next() == 0)
-        store[count] = 1
-        #expect(await values.next() == 1)
-        store.remove(count)
-        #expect(await values.next() == 0)
-        #expect(heard.waitForCount(3))
-        #expect(heard.all == [[0, 0], [0, 1], [1, 0]])
-        #expect(store[count] == 0)
     }
 }

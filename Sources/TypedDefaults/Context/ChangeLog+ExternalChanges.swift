@@ -37,7 +37,8 @@ extension ChangeLog {
         let unused = writeOrder.withLockedValue { order -> [any ExternalChangeWatch] in
             let stillObserved = needsWatching(name, in: order)
             if stillObserved, order.externalWatches[name] == nil, let started {
-                order.externalWatches[name] = (started, observedObject(forName: name, order.held))
+                let now = observedObject(forName: name, contested: names.isContested(name), order.held)
+                order.externalWatches[name] = (started, now)
                 return []
             }
             var unused = started.map { [$0] } ?? []
@@ -82,7 +83,7 @@ extension ChangeLog {
     /// The change a report of `name` stands for, if observers have not heard it yet.
     func numberedExternalChange(of name: String, in order: inout WriteOrder) -> Announcement? {
         guard let entry = order.externalWatches[name] else { return nil }
-        let now = observedObject(forName: name, order.held)
+        let now = observedObject(forName: name, contested: names.isContested(name), order.held)
         if propertyListsEqual(now, entry.last, by: .exact) { return nil }
         order.externalWatches[name]?.last = now
         if order.localChangeTap != nil { noteLocalChange(now, forName: name, in: &order) }

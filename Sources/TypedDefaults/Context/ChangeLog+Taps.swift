@@ -42,10 +42,11 @@ extension ChangeLog {
     ) {
         let announcement = writeOrder.withLockedValue { order -> Announcement? in
             guard let decided = decide(order.held) else { return nil }
-            let oldObject = observedObject(forName: name, order.held)
+            let contested = names.isContested(name)
+            let oldObject = observedObject(forName: name, contested: contested, order.held)
             storeAndRecord(decided.object, forName: name, in: &order)
             storeAndRecord(decided.beside.object, forName: decided.beside.name, in: &order)
-            let newObject = observedObject(forName: name, order.held)
+            let newObject = observedObject(forName: name, contested: contested, order.held)
             if propertyListsEqual(oldObject, newObject, by: .exact) { return nil }
             return numberedChange(of: name, from: oldObject, to: newObject, in: &order)
         }

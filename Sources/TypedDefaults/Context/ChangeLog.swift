@@ -90,12 +90,14 @@ extension ChangeLog {
         }
         // Looked up in the write order: an observer added before a change is committed hears it.
         let observers = order.anyObserver ? observers.observers(of: name) : []
-        let oldObject = observers.isEmpty ? nil : observedObject(forName: name, order.held)
+        // Asked once: the old and the new object in one form.
+        let contested = !observers.isEmpty && names.isContested(name)
+        let oldObject = observers.isEmpty ? nil : observedObject(forName: name, contested: contested, order.held)
         storeAndRecord(object, forName: name, in: &order)
         if order.localChangeTap != nil { noteLocalChange(object, forName: name, in: &order) }
         let sequence = order.nextNumber()
         Announcement.expect(sequence, by: observers, order.held)
-        let newObject = observers.isEmpty ? nil : observedObject(forName: name, order.held)
+        let newObject = observers.isEmpty ? nil : observedObject(forName: name, contested: contested, order.held)
         let change = ObjectChange(oldObject: oldObject, newObject: newObject, sequence: sequence)
         return Announcement(tracked: tracked, observers: observers, change: change)
     }
@@ -171,10 +173,12 @@ extension ChangeLog {
         }
         // Before the equality skip below: memory may hold the value only because Foundation read it again.
         if order.promisedOnlyLibraryWrites, !changed.isEmpty { names.valuesChanged() }
-        var written: [(name: String, oldObject: Any?)] = []
-        for (name, object, oldObject) in incoming.map({
-            ($0.name, $0.object, observedObject(forName: $0.name, order.held))
-        }) {
+        var written: [(name: String, contested: Bool, oldObject: Any?)] = []
+        let read = incoming.map { name, object in
+            let contested = names.isContested(name)
+            return (name, object, contested, observedObject(forName: name, contested: contested, order.held))
+        }
+        for (name, object, contested, oldObject) in read {
             if deferringUnused {
                 if oldObject == nil, names.trackedName(name) == nil {
                     order.deferred[ExactText(name)] = object
@@ -188,12 +192,12 @@ extension ChangeLog {
             if propertyListsEqual(oldObject, object, by: .exact), !names.isRegisteredDefault(oldObject, forName: name) {
                 continue
             }
-            written.append((name, oldObject))
+            written.append((name, contested, oldObject))
             store(object, forName: name, in: &order)
         }
         var announcements: [Announcement] = []
-        for (name, oldObject) in written {
-            let newObject = observedObject(forName: name, order.held)
+        for (name, contested, oldObject) in written {
+            let newObject = observedObject(forName: name, contested: contested, order.held)
             // A removal that leaves the registered default in view of a value equal to it: no read changes.
             if propertyListsEqual(oldObject, newObject, by: .exact) { continue }
             if let announcement = numberedChange(of: name, from: oldObject, to: newObject, in: &order) {
@@ -241,16 +245,19 @@ extension ChangeLog {
     /// What the storage holds for `name` now, and the number of the last change announced: a change
     /// numbered after it is not in the value.
     func currentObject(forName name: String) -> (object: Any?, sequence: UInt64) {
-        writeOrder.withLockedValue { order in (observedObject(forName: name, order.held), order.sequence) }
+        writeOrder.withLockedValue { order in
+            (observedObject(forName: name, contested: names.isContested(name), order.held), order.sequence)
+        }
     }
 
     /// What observers of `name` are told it holds, in the write order (`held`): the storage's object, so
     /// that each observer's key converts it as its reads do. For a name whose keys gave different
-    /// defaults, the storage may read another key's default (registration is the process's, shared by
-    /// every suite) where nothing is stored: only a stored value is told then, and each key gives its own
-    /// default for nothing, as its read does (`StorageContext.object(forName:changedDefault:)`).
-    func observedObject(forName name: String, _ held: borrowing WriteOrderHeld) -> Any? {
-        names.isContested(name) ? storedObject(forName: name, held) : storage.object(forKey: name)
+    /// defaults (`contested`: `NameBindings.isContested`, asked once for an old and a new object, so that
+    /// both are in one form), the storage may read another key's default (registration is the process's,
+    /// shared by every suite) where nothing is stored: only a stored value is told then, and each key
+    /// gives its own default for nothing, as its read does (`StorageContext.object(forName:changedDefault:)`).
+    func observedObject(forName name: String, contested: Bool, _ held: borrowing WriteOrderHeld) -> Any? {
+        contested ? storedObject(forName: name, held) : storage.object(forKey: name)
     }
 
     /// A change made here: into the storage, and into the saver's record of what to save (Linux).
@@ -289,7 +296,7 @@ extension ChangeLog {
         if watched {
             writingThread.withLockedValue { $0 = nil }
             if order.externalWatches[name] != nil {
-                let now = observedObject(forName: name, order.held)
+                let now = observedObject(forName: name, contested: names.isContested(name), order.held)
                 order.externalWatches[name]?.last = now
             }
         }

@@ -18,22 +18,11 @@
         /// The shortest time between two writes of the manifest by one process.
         static let writeInterval: TimeInterval = 1
 
-        /// A declaration's place, as the manifest's bound per declaration counts it.
-        struct Site: Hashable {
-            let file: String
-            let line: UInt
-            let column: UInt
-
-            init(_ declaration: KeyDeclaration) {
-                file = declaration.fileID.description
-                line = declaration.line
-                column = declaration.column
-            }
-        }
-
         private struct State {
             var keys = ManifestKeys()
-            var namesBySite: [Site: Int] = [:]
+            /// Names recorded per declaration, by its place as the manifest writes it (`declaredAt`), so that
+            /// this count and the manifest's are of one thing.
+            var namesBySite: [String: Int] = [:]
             var due = false
             var lastWritten: Date?
             /// A save is scheduled for when the manifest may be written again: one, not one per save.
@@ -41,12 +30,12 @@
         }
         private let state = Locked(State())
 
-        /// Whether a name of a key declared at `site` may be recorded: the declaration has given fewer than
-        /// `KeyManifest.namesPerDeclaration` in this process (counted here). A family's members are one entry: not
-        /// counted.
+        /// Whether a name of a key made at `declaration` may be recorded: the declaration has given fewer
+        /// than `KeyManifest.namesPerDeclaration` in this process (counted here). A family's members are one
+        /// entry: not counted.
         func admits(_ declaration: KeyDeclaration) -> Bool {
             guard declaration.familyPrefix == nil else { return true }
-            let site = Site(declaration)
+            let site = declaration.description
             return state.withLockedValue { state in
                 let count = state.namesBySite[site, default: 0]
                 guard count < KeyManifest.namesPerDeclaration else { return false }
