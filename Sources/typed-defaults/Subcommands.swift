@@ -26,7 +26,8 @@ extension Subcommand {
 
 enum Subcommands {
     static let all: [any Subcommand.Type] = [
-        ReadCommand.self, ReadTypeCommand.self, WriteCommand.self, DeleteCommand.self, RenameCommand.self,
+        ReadCommand.self, ReadTypeCommand.self, WriteCommand.self, EditCommand.self, DeleteCommand.self,
+        RenameCommand.self,
         DomainsCommand.self, FindCommand.self, ExportCommand.self, ImportCommand.self, HelpCommand.self,
     ]
 

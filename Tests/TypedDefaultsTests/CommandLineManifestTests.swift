@@ -10,7 +10,7 @@ import TypedDefaults
     // checks each write against it, and the app reads what the command stored.
 
     /// The app: binds its keys (`bind`, which saves) or prints what each reads (`read`), as `name=value` lines.
-    private func app(_ action: String, _ suite: String, in config: URL) throws -> [String: String] {
+    func app(_ action: String, _ suite: String, in config: URL) throws -> [String: String] {
         let run = try ProbeProcess.run(["app-keys", suite, action], environment: ["XDG_CONFIG_HOME": config.path])
         #expect(run.status == 0, "\(run.standardError)")
         var values: [String: String] = [:]

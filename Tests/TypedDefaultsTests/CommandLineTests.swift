@@ -470,7 +470,8 @@ import TypedDefaults
                 }
                 #expect(
                     names == [
-                        "read", "read-type", "write", "delete", "rename", "domains", "find", "export", "import", "help",
+                        "read", "read-type", "write", "edit", "delete", "rename", "domains", "find", "export", "import",
+                        "help",
                     ], "\(names)")
                 for name in names {
                     let help = try tool(["help", name], in: config)
