@@ -107,7 +107,17 @@ struct EditCommand: Subcommand {
         var changes: Changes = [:]
         for (name, word) in given {
             let value = entries[word]!
-            if let old = baseline[name], identical(old, value) { continue }
+            if let old = baseline[name], identical(old, value) {
+                // Every value is checked: one left as it was that the app does not read is named, not refused.
+                if !declared.force, let key = declared.key(name), let object = snapshot[name]?.userDefaultsObject,
+                    let problem = key.form.problem(with: object)
+                {
+                    standardError.print(
+                        "note: \(name) is left as it was, which the app does not read: \(problem); it reads its default"
+                    )
+                }
+                continue
+            }
             var new = restored(value, like: snapshot[name])
             if let key = declared.key(name) { new = resolved(new, as: key.form) }
             try declared.check(new, forName: name)

@@ -196,6 +196,14 @@ import TypedDefaults
                 #expect(forced.status == 0, "\(forced.standardError)")
                 #expect(editor.fileValues(suite)?["launchCount"] as? String == "ten")
                 #expect(try editor.appReads(suite)["launchCount"] == "0")
+
+                // A value left as it was that the app does not read is named, and not refused.
+                try FileManager.default.removeItem(at: editor.folder.appendingPathComponent("count"))
+                try editor.edit(1, #"sed -i 's/"greeting": "hi"/"greeting": "yo"/' "$1""#)
+                let other = try editor.run(["edit", suite])
+                #expect(other.status == 0, "\(other.standardError)")
+                #expect(other.standardError.contains("note: launchCount is left as it was"), "\(other.standardError)")
+                #expect(try editor.appReads(suite)["greeting"] == "yo")
             }
         }
 
