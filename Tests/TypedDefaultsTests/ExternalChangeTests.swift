@@ -222,6 +222,32 @@ struct ExternalChangeTests {
         }
     }
 
+    /// An observer of one store that writes through another store over the same suite, which reports
+    /// each change to both synchronously, from inside the writing store's `set`: the observer runs once
+    /// that store's write order is released, so its write never waits for its own thread. Before, the
+    /// report was delivered on the writing thread inside the first store's commit, holding its write
+    /// order: the observer's write through that store waited for itself (a debug build's lock check
+    /// stopped the process: "code that is not the library's called while holding writeOrder").
+    @Test func anObserverThatWritesThroughTheOtherStoreOfTheSuiteNeverWaitsForItself() {
+        let suite = SharedSuite()
+        let first = DefaultsStore(storage: SuiteObject(suite))
+        let second = DefaultsStore(storage: SuiteObject(suite))
+        let echoed = UserDefaultTypedKey<Int>("echoedCount", defaultValue: 0)
+        let token = second.observe(.launchCount) { change in first[echoed] = change.newValue }
+        let finished = DispatchSemaphore(value: 0)
+        Thread {
+            for value in 1...200 { first[.launchCount] = value }
+            finished.signal()
+        }.start()
+        guard finished.wait(timeout: .now() + waitLimit) == .success else {
+            Issue.record("a deadlock: the writer never finished")
+            keptAfterADeadlock.append(token)
+            return
+        }
+        defer { token.cancel() }
+        #expect(pollUntil { first[echoed] == 200 }, "the observer last wrote \(first[echoed])")
+    }
+
     /// A report of another name from inside the library's `set` (a storage where one name changes with
     /// another) is that name's change, heard by its observers. Before, every report made on the writing
     /// thread during a `set` was taken for the write's own echo, whatever name it gave.

@@ -9,20 +9,20 @@ struct LockOrderTests {
         /// build stops at once.
         @Test func aLockTakenOutOfOrderStopsADebugBuild() async {
             let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-                let writeOrder = RankedLock(.writeOrder)
-                let saving = RankedLock(.saving)
-                writeOrder.withLock { saving.withLock {} }
+                let writeOrder = Locked(.writeOrder, ())
+                let saving = Locked(.saving, ())
+                writeOrder.withLockedValue { _ in saving.withLockedValue { _ in } }
             }
             let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
             #expect(message.contains("lock order: saving taken while holding writeOrder"), "\(message)")
         }
 
         @Test func locksTakenInOrderAndAgainAfterReleaseAreFine() {
-            let saving = RankedLock(.saving)
-            let writeOrder = RankedLock(.writeOrder)
-            saving.withLock { writeOrder.withLock {} }
-            writeOrder.withLock {}
-            saving.withLock {}
+            let saving = Locked(.saving, ())
+            let writeOrder = Locked(.writeOrder, ())
+            saving.withLockedValue { _ in writeOrder.withLockedValue { _ in } }
+            writeOrder.withLockedValue { _ in }
+            saving.withLockedValue { _ in }
         }
     #endif
 }

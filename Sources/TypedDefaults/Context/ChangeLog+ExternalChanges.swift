@@ -65,6 +65,10 @@ extension ChangeLog {
         // Kept reads of a promised storage are stale from now on (Apple: another process's write reaches
         // this process only here).
         names.valuesChanged()
+        // A report from inside a storage's `set` made under a write order (this storage's, for another
+        // name, or another storage's over the same suite): observers run later, on the report queue,
+        // never on this thread, which holds that write order.
+        if UserCode.isInsideStorageCall { return readAgainLater(name, of: context) }
         guard let announcement = writeOrder.withLockedValueIfFree({ numberedExternalChange(of: name, in: &$0) }) else {
             return readAgainLater(name, of: context)
         }

@@ -3,7 +3,7 @@ import Foundation
 /// A storage's write order: every change to it (a write through the library, another process's
 /// save, a report of another writer, a cloud value) goes into the storage and the saver's record and
 /// takes its number here, under one lock (`writeOrder`), and is announced to observers once no lock is held.
-/// Steps that run alone (`modify`, a move, a migration) take turns on `modifyLock`.
+/// Steps that run alone (`modify`, a move, a migration) take turns on `modifyTurn`.
 ///
 /// What other processes saved comes in through the same path (`bringIn(savedElsewhere:)`, through the
 /// context, the saver's receiver). An operation that reaches the storage without binding a name takes a
@@ -24,7 +24,7 @@ final class ChangeLog: @unchecked Sendable {
     let names: NameBindings
 
     /// Makes `modify` calls over this storage take turns.
-    let modifyLock = RankedLock(.modify)
+    let modifyTurn = Locked(.modify, ())
     /// The storage's write order and the state it guards (`WriteOrder`): a value, the saver's
     /// record that it must be saved and the change's number change together (lock order: `LockRank`).
     let writeOrder = WriteOrder.boxed()
@@ -286,7 +286,11 @@ extension ChangeLog {
             }
         }
         // Tested against nil, not bound: `if let` copied the object first (~130 instructions a write).
-        if object != nil {
+        if externalStorage != nil {
+            UserCode.runStorageCall {
+                object != nil ? storage.set(object, forKey: name) : storage.removeObject(forKey: name)
+            }
+        } else if object != nil {
             storage.set(object, forKey: name)
         } else {
             storage.removeObject(forKey: name)
@@ -324,14 +328,12 @@ extension ChangeLog {
         var announcements: [Announcement] = []
         // Declared first, so it runs last: after the step's locks are released.
         defer { announcements.deliver() }
-        modifyLock.lock()
-        defer {
-            announcements = writeOrder.withLockedValue { $0.endStep() }
-            modifyLock.unlock()
+        return try modifyTurn.withLockedValue { _ in
+            defer { announcements = writeOrder.withLockedValue { $0.endStep() } }
+            writeOrder.withLockedValue { $0.startStep() }
+            guard let saver else { return try body() }
+            return try saver.exclusively(body)
         }
-        writeOrder.withLockedValue { $0.startStep() }
-        guard let saver else { return try body() }
-        return try saver.exclusively(body)
     }
 
     /// Whether this thread runs a step over this storage now (inside `modify`'s transform, or a step's

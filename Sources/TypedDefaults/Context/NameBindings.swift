@@ -4,17 +4,14 @@ import Foundation
 /// Observation sees it, and the first key used with it (its registered default). A key's default is
 /// registered and checked once per name and type, not on every access.
 ///
-/// Three leaf locks, each taken alone: the binding table every read and write looks a key up in, the
-/// tracked names, and the key records (`UserDefaults` storages share one record for the process).
+/// Two leaf locks, each taken alone: the binding table every read and write looks a key up in (with the
+/// tracked names), and the key records (`UserDefaults` storages share one record for the process).
 final class NameBindings: @unchecked Sendable {
     // @unchecked: the tables hold key objects and tracked names, reached only under their locks.
 
     /// Each name bound by a read or write through a key, with its value type and the key object that
     /// bound it.
     private let table = Locked(Table())
-    /// Each name bound in this storage, as Swift's Observation sees it (shared by the value types a name
-    /// is used with).
-    private let trackedNames = Locked<[String: any TrackedName]>([:])
     /// The first key used with each stored name. `UserDefaults` keeps registered defaults in one domain
     /// for the whole process, shared by every suite, so all `UserDefaults` storages share one record:
     /// two suites that give one name different defaults would show each other's default.
@@ -39,6 +36,9 @@ final class NameBindings: @unchecked Sendable {
     /// checked against (`ReadCache`).
     struct Table {
         var bindings = BindingTable<BoundName>()
+        /// Each name bound in this storage, as Swift's Observation sees it (shared by the value types a
+        /// name is used with).
+        var trackedNames: [String: any TrackedName] = [:]
         /// Moves at every change the library makes or hears of, once the app promised that in this process
         /// the storage changes only through the library (`promisedOnlyLibraryWrites`).
         var generation: UInt64 = 0
@@ -219,15 +219,15 @@ final class NameBindings: @unchecked Sendable {
     /// `name` as Swift's Observation sees it, or nil when nothing in this storage ever bound it (then
     /// nothing can have tracked a read of it).
     func trackedName(_ name: String) -> (any TrackedName)? {
-        trackedNames.withLockedValue { $0[name] }
+        table.withLockedValue { $0.trackedNames[name] }
     }
 
     /// `name` as Swift's Observation sees it, made on its first use.
     func tracking(_ name: String) -> any TrackedName {
-        trackedNames.withLockedValue { names in
-            if let tracked = names[name] { return tracked }
+        table.withLockedValue { table in
+            if let tracked = table.trackedNames[name] { return tracked }
             let tracked = makeTrackedName()
-            names[name] = tracked
+            table.trackedNames[name] = tracked
             return tracked
         }
     }

@@ -8,8 +8,8 @@ import Foundation
 struct WriteOrder {
     /// The one way to make a write order: inside the box that guards it, so that no code can hold one,
     /// or its proof `held`, without that lock.
-    static func boxed() -> RankedLocked<WriteOrder> {
-        RankedLocked(.writeOrder, WriteOrder())
+    static func boxed() -> Locked<WriteOrder> {
+        Locked(.writeOrder, WriteOrder())
     }
 
     private init() {}

@@ -19,15 +19,13 @@ struct ObjectChange: @unchecked Sendable {
 /// there is delivered, on that thread, once it is out of every callback and done announcing.
 final class Observer: @unchecked Sendable {
     // @unchecked: the callback and the registry are `Sendable`-safe to call from any thread; the mutable
-    // state lives in `turns` and `calls`, which own their locks.
+    // state lives in `turns`, which owns its lock.
     let name: String
     private let callback: @Sendable (ObjectChange) -> Void
-    /// The numbers of the changes committed for this observer and not delivered yet, and whose turn it is.
+    /// The numbers of the changes committed for this observer and not delivered yet, whose turn it is, and
+    /// the callbacks running now (`DeliveryTurns`).
     private let turns = ConditionLocked(DeliveryTurns())
     private weak var registry: ObserverRegistry?
-    /// Whether the observer is cancelled, and its callbacks running now, by thread, so that a callback
-    /// that cancels its own token does not wait for itself.
-    private let calls = ConditionLocked<(isCancelled: Bool, running: [ObjectIdentifier: Int])>((false, [:]))
 
     /// `holdingFirstTurn`: the observer's first turn is its registrar's, for the `initial` call
     /// (`deliverFirst`): no change reaches the callback before that call has run.
@@ -52,7 +50,8 @@ final class Observer: @unchecked Sendable {
     /// observer), and those numbered up to `through`, which the initial value already holds, are not
     /// delivered.
     static func deliverFirst(of observers: [Observer], through sequence: UInt64?, _ body: () -> Void) {
-        let starts = observers.contains { observer in observer.calls.withLockedValue { !$0.isCancelled } }
+        let starts = observers.contains { observer in observer.turns.withLockedValue(waking: false) { !$0.isCancelled }
+        }
         if starts { UserCode.run(body) }
         for observer in observers {
             observer.turns.withLockedValue { turns in
@@ -145,7 +144,7 @@ final class Observer: @unchecked Sendable {
 
     private func deliverNow(_ change: ObjectChange) {
         let thread = ObjectIdentifier(Thread.current)
-        let starts = calls.withLockedValue { calls in
+        let starts = turns.withLockedValue(waking: false) { calls in
             guard !calls.isCancelled else { return false }
             calls.running[thread, default: 0] += 1
             return true
@@ -154,7 +153,7 @@ final class Observer: @unchecked Sendable {
 
         UserCode.run { callback(change) }
 
-        calls.withLockedValue { calls in
+        turns.withLockedValue { calls in
             calls.running[thread, default: 1] -= 1
             if calls.running[thread] == 0 { calls.running[thread] = nil }
         }
@@ -169,18 +168,23 @@ final class Observer: @unchecked Sendable {
         // Inside a callback, waiting could deadlock: two callbacks on two threads that cancel each
         // other's observation would each wait for the other to return.
         let mayWait = waiting && !UserCode.isRunning
-        let wasCancelled = calls.withLockedValue { calls in
+        let wasCancelled = turns.withLockedValue(waking: false) { calls in
             defer { calls.isCancelled = true }
             return calls.isCancelled
         }
         // No callback starts once cancelled; those running on other threads are waited for.
-        if mayWait { calls.wait { !$0.running.contains(where: { $0.key != thread }) } }
+        if mayWait { turns.wait { !$0.running.contains(where: { $0.key != thread }) } }
         if !wasCancelled { registry?.remove(self) }
     }
 }
 
-/// The changes committed for an observer that it has not got yet, and whether a callback runs now.
+/// The changes committed for an observer that it has not got yet, whether a callback runs now, and which:
+/// one lock for an observer's deliveries and its cancelling.
 struct DeliveryTurns {
+    /// Whether the observer is cancelled, and its callbacks running now, by thread, so that a callback
+    /// that cancels its own token does not wait for itself.
+    var isCancelled = false
+    var running: [ObjectIdentifier: Int] = [:]
     /// Increasing: appended in the storage's write order.
     var expected: [UInt64] = []
     var isDelivering = false

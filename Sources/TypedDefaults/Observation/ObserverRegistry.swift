@@ -54,42 +54,46 @@ public final class ObservationToken: Sendable {
 /// number in its storage's write order.
 /// The observers of one storage, by stored name.
 final class ObserverRegistry: Sendable {
-    private let observersByName = Locked<[String: [Observer]]>([:])
-    /// Told when a name gets its first observer (`true`) and loses its last (`false`), with no lock of
-    /// the registry held: the storage's context, which watches such names for external changes.
-    private let firstAndLast = Locked<(@Sendable (String, Bool) -> Void)?>(nil)
+    private let state = Locked(State())
+
+    struct State {
+        var byName: [String: [Observer]] = [:]
+        /// Told when a name gets its first observer (`true`) and loses its last (`false`), with no lock of
+        /// the registry held: the storage's context, which watches such names for external changes.
+        var firstAndLast: (@Sendable (String, Bool) -> Void)?
+    }
 
     func onFirstAndLastObserver(_ body: @escaping @Sendable (String, Bool) -> Void) {
-        firstAndLast.withLockedValue { $0 = body }
+        state.withLockedValue { $0.firstAndLast = body }
     }
 
     func add(_ observer: Observer) {
-        let isFirst = observersByName.withLockedValue { observers in
-            defer { observers[observer.name, default: []].append(observer) }
-            return observers[observer.name] == nil
+        let tell = state.withLockedValue { state in
+            defer { state.byName[observer.name, default: []].append(observer) }
+            return state.byName[observer.name] == nil ? state.firstAndLast : nil
         }
-        if isFirst, let body = firstAndLast.withLockedValue({ $0 }) { body(observer.name, true) }
+        tell?(observer.name, true)
     }
 
     func remove(_ observer: Observer) {
-        let wasLast = observersByName.withLockedValue { observers -> Bool in
-            guard observers[observer.name]?.contains(where: { $0 === observer }) == true else { return false }
-            observers[observer.name]?.removeAll { $0 === observer }
-            guard observers[observer.name]?.isEmpty == true else { return false }
-            observers[observer.name] = nil
-            return true
+        let tell = state.withLockedValue { state -> (@Sendable (String, Bool) -> Void)? in
+            guard state.byName[observer.name]?.contains(where: { $0 === observer }) == true else { return nil }
+            state.byName[observer.name]?.removeAll { $0 === observer }
+            guard state.byName[observer.name]?.isEmpty == true else { return nil }
+            state.byName[observer.name] = nil
+            return state.firstAndLast
         }
-        if wasLast, let body = firstAndLast.withLockedValue({ $0 }) { body(observer.name, false) }
+        tell?(observer.name, false)
     }
 
     /// Whether no name has an observer.
     var isEmpty: Bool {
-        observersByName.withLockedValue { $0.isEmpty }
+        state.withLockedValue { $0.byName.isEmpty }
     }
 
     /// The observers of `name`, or an empty array: the cost of a write that nobody observes.
     func observers(of name: String) -> [Observer] {
         // Most writes happen with nobody observing anything: skip hashing the name then.
-        observersByName.withLockedValue { $0.isEmpty ? [] : $0[name] ?? [] }
+        state.withLockedValue { $0.byName.isEmpty ? [] : $0.byName[name] ?? [] }
     }
 }

@@ -66,4 +66,27 @@ enum UserCode {
         LockOrder.checkUserCodeMayRun(insideStep: insideStep)
         return try body()
     }
+
+    /// How many calls into a reporting storage's `set` or `removeObject` this thread is inside, each made
+    /// under that storage's write order (`ChangeLog.store`): a report the storage makes from inside one
+    /// (key-value observing reports on the writing thread) reaches observers later, on the report queue,
+    /// never on this thread, which holds a write order (`ChangeLog.externalChange`). Only storages that
+    /// report (`ExternallyChangingStorage`) are marked: a plain write pays nothing.
+    private static let storageCallKey: pthread_key_t = {
+        var key = pthread_key_t()
+        _ = pthread_key_create(&key, nil)
+        return key
+    }()
+
+    static func runStorageCall<Result>(_ body: () throws -> Result) rethrows -> Result {
+        let key = storageCallKey
+        _ = pthread_setspecific(key, UnsafeRawPointer(bitPattern: Int(bitPattern: pthread_getspecific(key)) + 1))
+        defer {
+            _ = pthread_setspecific(key, UnsafeRawPointer(bitPattern: Int(bitPattern: pthread_getspecific(key)) - 1))
+        }
+        return try body()
+    }
+
+    /// Whether this thread is inside a reporting storage's call made under a write order.
+    static var isInsideStorageCall: Bool { Int(bitPattern: pthread_getspecific(storageCallKey)) > 0 }
 }

@@ -26,7 +26,15 @@ import TypedDefaults
     "remove": removeCommand,
     "fingerprints": fingerprintsCommand,
     "app-keys": appKeysCommand,
+    "write-int": writeIntCommand,
 ]
+
+/// Writes one `Int` key COUNT times (the journey of a typed write, as `.ci/check-journey` measures it).
+@MainActor private func writeIntCommand(_ store: DefaultsStore, _ arguments: [String]) {
+    guard arguments.count == 3, let count = Int(arguments[2]) else { fail("write-int SUITE COUNT") }
+    let key = UserDefaultTypedKey<Int>("journey", defaultValue: 0)
+    for index in 0..<count { store[key] = index }
+}
 
 @MainActor private func writeCommand(_ store: DefaultsStore, _ arguments: [String]) {
     if arguments.count > 2, arguments[2] == "busy-wait" {

@@ -54,6 +54,8 @@
 //                                                       it as a swatch, swatches and a URL, then print "ok"
 //   typed-defaults-probe fingerprints SUITE [write]     print each stored name and its value's fingerprint
 //                                                       (with write: first write "touched" and save)
+//   typed-defaults-probe write-int SUITE COUNT          write one Int key COUNT times (the write's journey,
+//                                                       measured under callgrind)
 //   typed-defaults-probe app-keys SUITE bind|read       an app's keys of every kind (AppKeys.swift): use each
 //                                                       and save (its key manifest), or print what each reads
 //   typed-defaults-probe app-keys SUITE launch N [new-key]

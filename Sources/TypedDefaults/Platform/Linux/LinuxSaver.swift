@@ -16,7 +16,7 @@
     // hand edit) into this process through the context's commit path, which tells observers, unless
     // this process has an unsaved write of its own for that name.
     //
-    // Lock order: `LockRank` (RankedLock.swift) writes it and checks it in debug builds; `pending` and
+    // Lock order: `LockRank` (Locked.swift) writes it and checks it in debug builds; `pending` and
     // `queued` are leaves, taken under any of those and taking nothing. The process-wide maps (the suite map, the watcher's and the exit saver's lists) are
     // taken alone, never across file I/O, a save or a user callback; observers are told only once every
     // lock is released.
@@ -337,13 +337,9 @@
                     return
                 }
                 do {
-                    if case .heldHere(holdsFileLock: true) = turn {
-                        let locked = file.lockHeldAtExit()
-                        _ = try saveLocked(declared, to: file, atExit: deadline, in: &save, locked)
-                    } else {
-                        _ = try file.withLock(before: deadline) { locked in
-                            try saveLocked(declared, to: file, atExit: deadline, in: &save, locked)
-                        }
+                    let heldHere = if case .heldHere(holdsFileLock: true) = turn { true } else { false }
+                    _ = try file.withLockAtExit(before: deadline, heldHere: heldHere) { locked in
+                        try saveLocked(declared, to: file, atExit: deadline, in: &save, locked)
                     }
                 } catch {
                     ErrorReporting.report(FileFailure.reported(error, suite: domain))

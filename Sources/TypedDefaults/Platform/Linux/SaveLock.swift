@@ -8,7 +8,7 @@
     final class SaveLock: @unchecked Sendable {
         // @unchecked: `SaveState` holds property-list objects (`Any`), reached only under `saving`'s lock.
 
-        private let saving: RankedLocked<SaveState>
+        private let saving: Locked<SaveState>
         /// Who holds the turn, and what the file held, readable without waiting for a save's file work.
         private let holder = Locked(Holder())
 
@@ -84,7 +84,7 @@
                 return "its bookkeeping stayed locked"
             }
             if held.thread == ObjectIdentifier(Thread.current) {
-                saving.withValueHeldAtExit { body(.heldHere(holdsFileLock: held.holdsFileLock), &$0) }
+                saving.unsafe.withValueAssumingLockIsHeld { body(.heldHere(holdsFileLock: held.holdsFileLock), &$0) }
                 return nil
             }
             guard saving.withLockedValue(before: deadline, { body(.other, &$0) }) != nil else {

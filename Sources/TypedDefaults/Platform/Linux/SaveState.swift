@@ -5,8 +5,8 @@
     /// and taken `inout` by the code that runs under it (looks at the file, saves).
     struct SaveState {
         /// The one way to make a save state: inside the box that guards it (`SaveLock`'s turn).
-        static func boxed(holder: Locked<SaveLock.Holder>) -> RankedLocked<SaveState> {
-            RankedLocked(.saving, SaveState(holder: holder))
+        static func boxed(holder: Locked<SaveLock.Holder>) -> Locked<SaveState> {
+            Locked(.saving, SaveState(holder: holder))
         }
 
         private init(holder: Locked<SaveLock.Holder>) {

@@ -11,7 +11,7 @@
         /// Each change not yet in memory, and where it goes.
         private let queued = Locked(Queue())
         /// Brings queued changes into memory one batch at a time, in the order they were queued.
-        private let bringingIn = RankedLock(.bringingIn)
+        private let bringingIn = Locked(.bringingIn, ())
         /// This process's writes not saved yet: its own last write of a name wins until it is saved.
         private let pending: PendingWrites
         init(unsavedWritesIn pending: PendingWrites) {
@@ -64,7 +64,7 @@
                 queued.withLockedValue { $0.changes.removeAll() }
                 return []
             }
-            return bringingIn.withLock {
+            return bringingIn.withLockedValue { _ in
                 let batch = queued.withLockedValue { queue in
                     defer { queue.changes.removeAll() }
                     return queue.changes

@@ -57,10 +57,12 @@
             return try withFileLock(at: lockPath, in: directory, before: deadline) { try body(FileLockHeld()) }
         }
 
-        /// The proof of the file lock for the exit-time save on a thread that holds the lock further up
-        /// its stack and will never return there (`exit()` inside a save). Nothing else may call it.
-        func lockHeldAtExit() -> FileLockHeld {
-            FileLockHeld()
+        /// `withLock` for the exit-time save: with no wait when this thread holds the lock further up its
+        /// stack and will never return there (`heldHere`: `exit()` inside a save), else before `deadline`.
+        func withLockAtExit<Result>(
+            before deadline: Date, heldHere: Bool, _ body: (borrowing FileLockHeld) throws -> Result
+        ) throws -> Result {
+            heldHere ? try body(FileLockHeld()) : try withLock(before: deadline, body)
         }
     }
 
