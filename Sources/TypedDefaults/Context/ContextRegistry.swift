@@ -8,13 +8,18 @@ enum ContextRegistry {
         weak var context: StorageContext?
     }
 
-    /// The two maps, under one lock: taken alone, and never across file I/O or a user callback.
+    /// The two maps and the domains' key records, under one lock: taken alone, and never across file I/O
+    /// or a user callback.
     struct Maps {
         /// By the name's Unicode scalars: two forms of one name are two suites, as they are two files.
         var bySuite: [ExactText: StorageContext] = [:]
         /// Weak, so that a storage nobody uses any more is freed; the context holds its storage, so
         /// while an entry's context lives no other object can take its identifier.
         var byObject: [ObjectIdentifier: WeakContext] = [:]
+        /// The first key used with each stored name, for every `UserDefaults` storage: `UserDefaults`
+        /// keeps registered defaults in one domain for the whole process, shared by every suite (see
+        /// `NameBindings`).
+        var domainKeyRecords = NameBindings.KeyRecords()
     }
     static let maps = Locked(Maps())
 
@@ -64,9 +69,4 @@ enum ContextRegistry {
             if maps.byObject[identifier]?.context == nil { maps.byObject[identifier] = nil }
         }
     }
-
-    /// The first key used with each stored name, for every `UserDefaults` storage: `UserDefaults` keeps
-    /// registered defaults in one domain for the whole process, shared by every suite (see
-    /// `NameBindings`).
-    static let domainKeyRecords = Locked(NameBindings.KeyRecords())
 }

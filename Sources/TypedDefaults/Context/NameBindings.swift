@@ -4,23 +4,29 @@ import Foundation
 /// Observation sees it, and the first key used with it (its registered default). A key's default is
 /// registered and checked once per name and type, not on every access.
 ///
-/// Two leaf locks, each taken alone: the binding table every read and write looks a key up in (with the
-/// tracked names), and the key records (`UserDefaults` storages share one record for the process).
+/// One leaf lock, taken alone: the binding table every read and write looks a key up in, with the tracked
+/// names and the key records; `UserDefaults` storages share one key record for the process, kept with
+/// the process's contexts (`ContextRegistry.Maps`).
 final class NameBindings: @unchecked Sendable {
     // @unchecked: the tables hold key objects and tracked names, reached only under their locks.
 
     /// Each name bound by a read or write through a key, with its value type and the key object that
     /// bound it.
     private let table = Locked(Table())
-    /// The first key used with each stored name. `UserDefaults` keeps registered defaults in one domain
-    /// for the whole process, shared by every suite, so all `UserDefaults` storages share one record:
-    /// two suites that give one name different defaults would show each other's default.
-    private let keyRecords: Locked<KeyRecords>
+    /// Whether the key records are the process's (`ContextRegistry.Maps.domainKeyRecords`), not the
+    /// table's: `UserDefaults` keeps registered defaults in one domain for the whole process, shared by
+    /// every suite, so all `UserDefaults` storages share one record (two suites that give one name
+    /// different defaults would show each other's default).
+    private let sharesDomainKeyRecords: Bool
 
-    /// `keyRecords`: the process's shared record for a `UserDefaults` storage
-    /// (`ContextRegistry.domainKeyRecords`), else one of its own.
-    init(keyRecords: Locked<KeyRecords>) {
-        self.keyRecords = keyRecords
+    init(sharesDomainKeyRecords: Bool) {
+        self.sharesDomainKeyRecords = sharesDomainKeyRecords
+    }
+
+    /// `body` with the key records, under their lock.
+    private func withKeyRecords<Result>(_ body: (inout KeyRecords) throws -> Result) rethrows -> Result {
+        if sharesDomainKeyRecords { return try ContextRegistry.maps.withLockedValue { try body(&$0.domainKeyRecords) } }
+        return try table.withLockedValue { try body(&$0.keyRecords) }
     }
 
     /// The first key used with each stored name (its default is the registered one), and the names a
@@ -39,6 +45,8 @@ final class NameBindings: @unchecked Sendable {
         /// Each name bound in this storage, as Swift's Observation sees it (shared by the value types a
         /// name is used with).
         var trackedNames: [String: any TrackedName] = [:]
+        /// The first key used with each stored name, unless the process's are used (`withKeyRecords`).
+        var keyRecords = KeyRecords()
         /// Moves at every change the library makes or hears of, once the app promised that in this process
         /// the storage changes only through the library (`promisedOnlyLibraryWrites`).
         var generation: UInt64 = 0
@@ -234,13 +242,13 @@ final class NameBindings: @unchecked Sendable {
 
     /// The first key used with `name`, whose default is the registered one.
     func record(of name: String) -> (any AnyTypedKey)? {
-        keyRecords.withLockedValue { $0.first[name] }
+        withKeyRecords { $0.first[name] }
     }
 
     /// Whether a record of `name` exists with a default other than `key`'s; the name is contested from
     /// then on.
     func recordDisagrees(_ name: String, with key: some AnyTypedKey) -> Bool {
-        keyRecords.withLockedValue { records in
+        withKeyRecords { records in
             guard let first = records.first[name], !first.agreesOnDefault(with: key) else { return false }
             records.contested.insert(name)
             return true
@@ -249,7 +257,7 @@ final class NameBindings: @unchecked Sendable {
 
     /// Whether keys of `name` gave it different defaults (`recordDisagrees`, `checkAnotherKeyObject`).
     func isContested(_ name: String) -> Bool {
-        keyRecords.withLockedValue { $0.contested.contains(name) }
+        withKeyRecords { $0.contested.contains(name) }
     }
 
     /// Whether `object` is the default the library registered for `name`.
@@ -274,7 +282,7 @@ final class NameBindings: @unchecked Sendable {
     /// tell a stored value from that default. The registration itself never changes, so no read can
     /// see another key's default in the middle of a change.
     func checkAnotherKeyObject(_ key: some AnyTypedKey, as storedName: String) -> Bool {
-        let (conflict, differs) = keyRecords.withLockedValue { records -> ((any AnyTypedKey)?, Bool) in
+        let (conflict, differs) = withKeyRecords { records -> ((any AnyTypedKey)?, Bool) in
             guard let first = records.first[storedName] else {
                 records.first[storedName] = key
                 return (nil, false)
@@ -295,7 +303,7 @@ final class NameBindings: @unchecked Sendable {
     /// key is reported.
     func recordUses(_ uses: some Sequence<(storedName: String, key: any AnyTypedKey)>) -> [String: Any] {
         var conflicts: [(name: String, first: any AnyTypedKey, second: any AnyTypedKey)] = []
-        let defaults = keyRecords.withLockedValue { records in
+        let defaults = withKeyRecords { records in
             var defaults: [String: Any] = [:]
             for (name, key) in uses {
                 if let first = records.first[name] {
@@ -317,7 +325,7 @@ final class NameBindings: @unchecked Sendable {
     /// Stored names used with this storage in this process (for `UserDefaults`, with any suite), with
     /// their registered defaults.
     func registeredDefaults() -> [String: Any?] {
-        keyRecords.withLockedValue { records in records.first.mapValues(\.defaultObject) }
+        withKeyRecords { records in records.first.mapValues(\.defaultObject) }
     }
 }
 

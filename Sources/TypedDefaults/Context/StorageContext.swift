@@ -37,8 +37,7 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
         // `externalStorage`).
         let domainStorage = storage as? any DomainStorage
         // Registered defaults are one per process for every domain (`UserDefaults`' registration domain).
-        names = NameBindings(
-            keyRecords: domainStorage != nil ? ContextRegistry.domainKeyRecords : Locked(NameBindings.KeyRecords()))
+        names = NameBindings(sharesDomainKeyRecords: domainStorage != nil)
         let saver = domain.flatMap { domainStorage?.makeSaver(for: $0) }
         self.saver = saver
         let observers = ObserverRegistry()

@@ -34,21 +34,20 @@ extension UserDefaultConvertible where Self: Codable {
 /// same bytes again. Keyed by the text itself: when another writer changes the stored JSON, the new
 /// text misses the cache and decodes, so a stale value is never returned.
 enum DecodedJSONCache {
-    private struct Key: Hashable {
+    struct Key: Hashable {
         let type: ObjectIdentifier
         let text: String
     }
     /// Bounds the memory: past this many entries the cache starts again from empty.
     static let capacity = 512
-    private static let entries = Locked<[Key: any Sendable]>([:])
 
     static func value<Value: Sendable>(for text: String, decode: () -> Value?) -> Value? {
         let key = Key(type: ObjectIdentifier(Value.self), text: text)
-        if let cached = entries.withLockedValue({ $0[key] }) as? Value { return cached }
+        if let cached = ProcessMemos.withState({ $0.decodedJSON[key] }) as? Value { return cached }
         guard let value = decode() else { return nil }
-        entries.withLockedValue { entries in
-            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-            entries[key] = value
+        ProcessMemos.withState { state in
+            if state.decodedJSON.count >= capacity { state.decodedJSON.removeAll(keepingCapacity: true) }
+            state.decodedJSON[key] = value
         }
         return value
     }

@@ -130,21 +130,19 @@ extension UserDefaultTypedKeys {
 /// Reports a stored name used with two different types or defaults in one process: an assertion in
 /// debug builds, where a developer sees it, and a one-time warning on standard error in release builds.
 enum ConflictReporting {
-    private static let reported = Locked<Set<String>>([])
-
     static func report(name: String, first: String, second: String) {
         let conflict = KeyConflict(name: name, first: first, second: second)
         #if DEBUG
             assertionFailure("TypedDefaults: \(conflict)")
         #else
-            guard reported.withLockedValue({ $0.insert(name).inserted }) else { return }
+            guard ProcessMemos.withState({ $0.reported.insert(name).inserted }) else { return }
             FileHandle.standardError.write(Data("TypedDefaults warning: \(conflict)\n".utf8))
         #endif
     }
 
     /// Reports `error` through ``ErrorReporting`` the first time `subject` is given, in every build.
     static func reportOnce(_ subject: String, _ error: DefaultsError) {
-        guard reported.withLockedValue({ $0.insert(subject).inserted }) else { return }
+        guard ProcessMemos.withState({ $0.reported.insert(subject).inserted }) else { return }
         ErrorReporting.report(error)
     }
 }

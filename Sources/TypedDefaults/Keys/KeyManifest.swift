@@ -119,12 +119,10 @@ package struct ManifestKeys: Sendable, Equatable {
 /// A value type's name and stored form, found once per type: an app that makes a key per item binds a
 /// new name at each write, each with the type of the others.
 enum DeclaredType {
-    private static let known = Locked<[ObjectIdentifier: (name: String, form: StoredForm)]>([:])
-
     static func of(_ type: Any.Type) -> (name: String, form: StoredForm) {
-        if let found = known.withLockedValue({ $0[ObjectIdentifier(type)] }) { return found }
+        if let found = ProcessMemos.withState({ $0.declaredTypes[ObjectIdentifier(type)] }) { return found }
         let found = (String(describing: type), StoredForm.of(type))
-        known.withLockedValue { $0[ObjectIdentifier(type)] = found }
+        ProcessMemos.withState { $0.declaredTypes[ObjectIdentifier(type)] = found }
         return found
     }
 }

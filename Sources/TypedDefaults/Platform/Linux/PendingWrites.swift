@@ -2,8 +2,9 @@
     import Foundation
 
     /// This process's writes to one domain that are not in its file yet: recorded under the write order
-    /// (so records change in the order values do), taken by a save, given back when a save fails. Owns
-    /// its lock, a leaf: taken under any other and taking nothing.
+    /// (so records change in the order values do), taken by a save, given back when a save fails; and
+    /// what other processes saved on its way into memory (`SavedChangeInbox`'s queue), which is weighed
+    /// against them. Owns its lock, a leaf: taken under any other and taking nothing.
     final class PendingWrites: @unchecked Sendable {
         // @unchecked: the state holds property-list objects (`Any`), reached only under `state`'s lock.
         struct State {
@@ -22,6 +23,8 @@
             /// file. A value another process saved must not be brought in over them meanwhile.
             var inFlight: [ExactText: Any?] = [:]
             var saveScheduled = false
+            /// What looks at the file found that others saved, not in memory yet (`SavedChangeInbox`).
+            var inbox = SavedChangeInbox.Queue()
 
             /// Whether no write is pending.
             var isEmpty: Bool { last == nil && changes.isEmpty }
@@ -81,6 +84,11 @@
         }
 
         private let state = Locked(State())
+
+        /// `body` with the inbox's queue (`SavedChangeInbox`), under the lock.
+        func withInbox<Result>(_ body: (inout SavedChangeInbox.Queue) -> Result) -> Result {
+            state.withLockedValue { body(&$0.inbox) }
+        }
 
         /// Records a write of `name` (nil: removed), whose other forms (composed, decomposed) it replaces;
         /// whether a save must be scheduled (none is yet).

@@ -8,17 +8,16 @@
     final class SavedChangeInbox: @unchecked Sendable {
         // @unchecked: the queue holds property-list objects (`Any`), reached only under its lock.
 
-        /// Each change not yet in memory, and where it goes.
-        private let queued = Locked(Queue())
         /// Brings queued changes into memory one batch at a time, in the order they were queued.
         private let bringingIn = Locked(.bringingIn, ())
-        /// This process's writes not saved yet: its own last write of a name wins until it is saved.
+        /// This process's writes not saved yet (its own last write of a name wins until it is saved), and
+        /// under the same lock the queue of changes not yet in memory (`Queue`).
         private let pending: PendingWrites
         init(unsavedWritesIn pending: PendingWrites) {
             self.pending = pending
         }
 
-        private struct Queue {
+        struct Queue {
             /// Each change not yet in memory, with whether this process saved its own value over it in
             /// the same save. A later change of a name replaces an earlier one.
             var changes: [ExactText: (object: Any?, savedOver: Bool)] = [:]
@@ -29,7 +28,7 @@
 
         /// Sets where changes go, once: later calls keep the first receiver.
         func receive(in receiver: any SavedChangeReceiver) {
-            queued.withLockedValue { queue in
+            pending.withInbox { queue in
                 if queue.receiver == nil { queue.receiver = receiver }
             }
         }
@@ -43,7 +42,7 @@
             func savedOver(_ name: ExactText) -> Bool {
                 saving[name] != nil || otherForms(of: name.text).contains { saving[ExactText($0)] != nil }
             }
-            queued.withLockedValue { queue in
+            pending.withInbox { queue in
                 if !saving.isEmpty {
                     for (name, entry) in queue.changes where !entry.savedOver && savedOver(name) {
                         queue.changes[name] = (entry.object, true)
@@ -60,12 +59,12 @@
         /// saved), and returns what observers must hear: announced by the caller with no lock held (an
         /// observer may write and save).
         func bringInQueued() -> [Announcement] {
-            guard let receiver = queued.withLockedValue({ $0.receiver }) else {
-                queued.withLockedValue { $0.changes.removeAll() }
+            guard let receiver = pending.withInbox({ $0.receiver }) else {
+                pending.withInbox { $0.changes.removeAll() }
                 return []
             }
             return bringingIn.withLockedValue { _ in
-                let batch = queued.withLockedValue { queue in
+                let batch = pending.withInbox { queue in
                     defer { queue.changes.removeAll() }
                     return queue.changes
                 }

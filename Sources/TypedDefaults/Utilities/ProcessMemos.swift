@@ -1,0 +1,18 @@
+import Foundation
+
+/// What the process works out once and remembers, behind one leaf lock: each value type's name and
+/// stored form (`DeclaredType`), decoded JSON by type and text (`DecodedJSONCache`), and what was reported
+/// once (`ConflictReporting`). Taken alone, briefly, never across a decode or a report.
+enum ProcessMemos {
+    struct State {
+        var declaredTypes: [ObjectIdentifier: (name: String, form: StoredForm)] = [:]
+        var decodedJSON: [DecodedJSONCache.Key: any Sendable] = [:]
+        var reported: Set<String> = []
+    }
+
+    private static let state = Locked(State())
+
+    static func withState<Result>(_ body: (inout State) -> Result) -> Result {
+        state.withLockedValue(body)
+    }
+}
