@@ -9,8 +9,8 @@ struct LockOrderTests {
         /// build stops at once.
         @Test func aLockTakenOutOfOrderStopsADebugBuild() async {
             let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-                let writeOrder = Locked(.writeOrder, ())
-                let saving = Locked(.saving, ())
+                let writeOrder = Locked(.writeOrder, 0)
+                let saving = Locked(.saving, 0)
                 writeOrder.withLockedValue { _ in saving.withLockedValue { _ in } }
             }
             let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
@@ -18,8 +18,8 @@ struct LockOrderTests {
         }
 
         @Test func locksTakenInOrderAndAgainAfterReleaseAreFine() {
-            let saving = Locked(.saving, ())
-            let writeOrder = Locked(.writeOrder, ())
+            let saving = Locked(.saving, 0)
+            let writeOrder = Locked(.writeOrder, 0)
             saving.withLockedValue { _ in writeOrder.withLockedValue { _ in } }
             writeOrder.withLockedValue { _ in }
             saving.withLockedValue { _ in }

@@ -24,7 +24,7 @@ final class ChangeLog: @unchecked Sendable {
     let names: NameBindings
 
     /// Makes `modify` calls over this storage take turns.
-    let modifyTurn = Locked(.modify, ())
+    let modifyTurn = Locked(.modify, TurnsTaken())
     /// The storage's write order and the state it guards (`WriteOrder`): a value, the saver's
     /// record that it must be saved and the change's number change together (lock order: `LockRank`).
     let writeOrder = WriteOrder.boxed()
@@ -328,7 +328,8 @@ extension ChangeLog {
         var announcements: [Announcement] = []
         // Declared first, so it runs last: after the step's locks are released.
         defer { announcements.deliver() }
-        return try modifyTurn.withLockedValue { _ in
+        return try modifyTurn.withLockedValue { turns in
+            turns.count &+= 1
             defer { announcements = writeOrder.withLockedValue { $0.endStep() } }
             writeOrder.withLockedValue { $0.startStep() }
             guard let saver else { return try body() }

@@ -102,6 +102,13 @@ package final class Locked<State> {
     }
 }
 
+/// The state of a box that is a turn and guards nothing else (`modify`'s turn, a saver's bring-in): how
+/// many times it was taken. Never an empty value: Swift hands an empty value's `inout` an address that is
+/// not its own, shared with every other, and ThreadSanitizer takes two turns of different boxes for a race.
+struct TurnsTaken {
+    var count: UInt64 = 0
+}
+
 // As swift-nio's `NIOLockedValueBox`: the lock makes every access exclusive, but it does not vouch for
 // what the state holds, so the box is `Sendable` only when the state is.
 extension Locked: @unchecked Sendable where State: Sendable {}

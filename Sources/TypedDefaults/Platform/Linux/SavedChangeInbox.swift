@@ -9,7 +9,7 @@
         // @unchecked: the queue holds property-list objects (`Any`), reached only under its lock.
 
         /// Brings queued changes into memory one batch at a time, in the order they were queued.
-        private let bringingIn = Locked(.bringingIn, ())
+        private let bringingIn = Locked(.bringingIn, TurnsTaken())
         /// This process's writes not saved yet (its own last write of a name wins until it is saved), and
         /// under the same lock the queue of changes not yet in memory (`Queue`).
         private let pending: PendingWrites
@@ -63,7 +63,8 @@
                 pending.withInbox { $0.changes.removeAll() }
                 return []
             }
-            return bringingIn.withLockedValue { _ in
+            return bringingIn.withLockedValue { turns in
+                turns.count &+= 1
                 let batch = pending.withInbox { queue in
                     defer { queue.changes.removeAll() }
                     return queue.changes
