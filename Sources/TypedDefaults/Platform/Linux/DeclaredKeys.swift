@@ -92,20 +92,5 @@
             }
             SaveScheduler.shared.schedule(self, after: Self.saveDelay)
         }
-
-        /// Adds `declared` to the manifest beside `file`, replacing it atomically when that changes what it
-        /// records (a manifest that cannot be read is replaced: it is derived, the apps declare it again).
-        /// A failure is reported, and the keys are written again at the next declaration.
-        func writeManifest(_ declared: ManifestKeys, beside file: SuiteFile, _ locked: borrowing FileLockHeld) {
-            var recorded: ManifestKeys?
-            if case .keys(let keys) = KeyManifest.contents(at: file.manifestPath) { recorded = keys }
-            let merged = ManifestKeys.merged(declared, into: recorded ?? ManifestKeys())
-            guard merged != recorded else { return }
-            do {
-                _ = try file.replace(with: KeyManifest.encode(merged), keeping: nil, at: file.manifestPath)
-            } catch {
-                ErrorReporting.report(FileFailure.reported(error, suite: domain))
-            }
-        }
     }
 #endif

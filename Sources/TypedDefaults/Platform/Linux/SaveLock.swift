@@ -24,8 +24,17 @@
             saving = SaveState.boxed(holder: holder)
         }
 
-        /// What the file held when this process last read or wrote it, without waiting for a save.
-        var knownContents: [ExactText: Any]? { holder.withLockedValue { $0.knownContents } }
+        /// What `name` holds for this process without waiting for a save: its unsaved write, else what the
+        /// file held when this process last read or wrote it; unknown for a name with other forms.
+        func knownObject(forName name: String, pending: PendingWrites) -> KnownObject {
+            guard isASCII(name) else { return .unknown }
+            let text = ExactText(name)
+            if let write = pending.write(of: text) {
+                return write.map(KnownObject.stored) ?? .absent
+            }
+            guard let contents = holder.withLockedValue({ $0.knownContents }) else { return .unknown }
+            return contents[text].map(KnownObject.stored) ?? .absent
+        }
 
         /// `body` holding the turn, with this thread recorded as its holder: the one way the turn is taken
         /// (but at exit).
@@ -39,7 +48,7 @@
 
         /// `withSaving` if the turn is free now; nil otherwise. For the watcher, which serves every suite
         /// and must never wait for one suite's save (it may wait for another process's file lock).
-        func withSavingIfFree<Result>(_ body: (inout SaveState) throws -> Result) rethrows -> Result? {
+        private func withSavingIfFree<Result>(_ body: (inout SaveState) throws -> Result) rethrows -> Result? {
             try saving.withLockedValueIfFree { save in
                 holder.withLockedValue { $0.thread = ObjectIdentifier(Thread.current) }
                 defer { holder.withLockedValue { ($0.thread, $0.holdsFileLock) = (nil, false) } }
@@ -76,7 +85,7 @@
 
         /// `body` with the turn's state at exit: without taking the turn when this thread holds it already
         /// (it never returns there), else taking it if it is free before `deadline`. When it is not, why.
-        func withSavingAtExit(before deadline: Date, _ body: (ExitTurn, inout SaveState) -> Void) -> String? {
+        private func withSavingAtExit(before deadline: Date, _ body: (ExitTurn, inout SaveState) -> Void) -> String? {
             guard
                 let held = holder.withLockedValue(
                     before: deadline, { (thread: $0.thread, holdsFileLock: $0.holdsFileLock) })
@@ -91,6 +100,120 @@
                 return "another thread's save held the suite for \(Int(LinuxSaver.exitWait)) s"
             }
             return nil
+        }
+
+        /// Removes `file` under its lock (the lock file stays: see `withFileLock`); what the saver knew of it
+        /// is forgotten. A failure is reported. Not through Foundation's `removePersistentDomain(forName:)`:
+        /// it calls `synchronize()`, and a `synchronize()` of any suite rewrites every domain this process
+        /// changed, the library's too, as XML, from a copy of memory taken without the library's lock,
+        /// which can put older values back.
+        func removeFile(_ file: SuiteFile, of domain: String) {
+            withSaving { save in
+                save.known = nil
+                do {
+                    try withFileLock(file, in: &save) { _, _ in file.removeFile() }
+                    save.forgetKnownContents()
+                } catch {
+                    ErrorReporting.report(FileFailure.reported(error, suite: domain))
+                }
+            }
+        }
+
+        /// Takes what `file` holds as the version this process knows. Called before Foundation reads the
+        /// file: one that no reader may be handed (`BinaryPropertyList.isRefusedOutright`: a set, an
+        /// expansion far beyond its size, a cycle) is moved aside now, under the suite's lock; returns what
+        /// to report, so that Foundation's first read finds none instead of crashing or building gigabytes.
+        func lookOnce(at file: SuiteFile, of domain: String) -> DefaultsError? {
+            withSaving { save in
+                guard let state = try? save.look(at: file, of: domain, movingAsideUnreadable: false),
+                    state.refusedOutright
+                else {
+                    return nil
+                }
+                do {
+                    return try withFileLock(file, in: &save) { save, _ in
+                        try save.look(at: file, of: domain, movingAsideUnreadable: true).notice
+                    }
+                } catch {
+                    return FileFailure.reported(error, suite: domain)
+                }
+            }
+        }
+
+        /// Saves what it can at exit, and never waits past `deadline`: `exit()` may be called with the turn
+        /// held by the exiting thread (inside `modify`'s transform, or from a signal handler that
+        /// interrupted a write or a save), which then saves without taking it. Values others saved are not
+        /// brought into memory: the process is ending. What it cannot save is reported.
+        func saveAtExit(
+            _ pending: PendingWrites, to file: SuiteFile, of domain: String, before deadline: Date,
+            declared takeDeclared: () -> ManifestKeys?
+        ) {
+            let refused = withSavingAtExit(before: deadline) { turn, save in
+                let declared = takeDeclared()
+                // Unknown (the pending writes stayed locked): tried, and the save reports it.
+                guard pending.isEmpty(before: deadline) != true || !save.putBacks.isEmpty || declared != nil else {
+                    return
+                }
+                do {
+                    let heldHere = if case .heldHere(holdsFileLock: true) = turn { true } else { false }
+                    _ = try file.withLockAtExit(before: deadline, heldHere: heldHere) { locked in
+                        try save.save(pending, manifest: declared, to: file, of: domain, atExit: deadline, locked)
+                    }
+                } catch {
+                    ErrorReporting.report(FileFailure.reported(error, suite: domain))
+                }
+            }
+            if let refused {
+                ErrorReporting.report(
+                    DefaultsError.saveFailed(suite: domain, reason: "the exit-time save gave up, because \(refused)"))
+            }
+        }
+
+        /// The watcher's look: what others saved in `file`, queued into `inbox`, if the turn is free now
+        /// (never waited for: the watcher serves every suite, and this one's save may wait for another
+        /// process's file lock); whether values Foundation wrote over must be put back. Nil: not looked.
+        func lookIfFree(at file: SuiteFile, of domain: String, into inbox: SavedChangeInbox) -> Bool? {
+            withSavingIfFree { save in
+                if let state = try? save.look(at: file, of: domain, movingAsideUnreadable: false) {
+                    inbox.queue(state.changedElsewhere, in: &save)
+                }
+                return !save.putBacks.isEmpty
+            }
+        }
+
+        /// The locked save, under the turn (`save`): the file lock, the manifest of `declared` and the
+        /// pending writes (`SaveState.save`), and what others saved meanwhile queued into `inbox`.
+        func save(
+            _ pending: PendingWrites, manifest declared: ManifestKeys?, to file: SuiteFile, of domain: String,
+            into inbox: SavedChangeInbox, in save: inout SaveState
+        ) throws -> DefaultsError? {
+            let saved = try withFileLock(file, in: &save) { save, locked in
+                try save.save(pending, manifest: declared, to: file, of: domain, locked)
+            }
+            inbox.queue(saved.changedElsewhere, saving: saved.changes, in: &save)
+            return saved.notice
+        }
+
+        /// `body` as a step that runs alone over the suite, under the turn (`save`) and the file lock: what
+        /// others saved is in memory before it runs (numbered on the step's thread: the step announces
+        /// them when it ends, once every lock is released, whichever way it ends), and what it wrote is
+        /// saved before the lock is released. `notice`: what to report once no lock is held.
+        func exclusively<Result>(
+            _ pending: PendingWrites, to file: SuiteFile, of domain: String, into inbox: SavedChangeInbox,
+            in save: inout SaveState, notice: inout DefaultsError?, _ body: () throws -> Result
+        ) throws -> Result {
+            try withFileLock(file, in: &save) { save, locked in
+                let state = try save.look(at: file, of: domain, movingAsideUnreadable: true)
+                notice = state.notice
+                inbox.queue(state.changedElsewhere, in: &save)
+                let unannounced = inbox.bringInQueued()
+                assert(unannounced.isEmpty, "a change numbered in a step is the step's to announce")
+                let result = try body()
+                let saved = try save.save(pending, to: file, of: domain, locked)
+                inbox.queue(saved.changedElsewhere, saving: saved.changes, in: &save)
+                notice = notice ?? saved.notice
+                return result
+            }
         }
     }
 #endif

@@ -233,13 +233,15 @@
         }
 
         /// Saves every pending write into `file`, whose lock this process holds (`locked`), and says what
-        /// others saved there meanwhile.
+        /// others saved there meanwhile: the one locked save. The keys declared since the last save
+        /// (`manifest`) are written first, beside the file.
         ///
         /// With `atExit`, waits for the pending writes' lock only until then.
         mutating func save(
-            _ pending: PendingWrites, to file: SuiteFile, of domain: String, atExit deadline: Date? = nil,
-            _ locked: borrowing FileLockHeld
+            _ pending: PendingWrites, manifest declared: ManifestKeys? = nil, to file: SuiteFile, of domain: String,
+            atExit deadline: Date? = nil, _ locked: borrowing FileLockHeld
         ) throws -> Saved {
+            if let declared { Self.writeManifest(declared, beside: file, of: domain, locked) }
             guard let changes = pending.take(before: deadline) else {
                 throw DefaultsError.saveFailed(suite: domain, reason: "the pending writes stayed locked at exit")
             }
@@ -316,6 +318,23 @@
             guard !isASCII(name.text) else { return }
             for other in contents.keys where other.text == name.text && other != name {
                 contents[other] = nil
+            }
+        }
+
+        /// Adds `declared` to the manifest beside `file`, replacing it atomically when that changes what it
+        /// records (a manifest that cannot be read is replaced: it is derived, the apps declare it again).
+        /// A failure is reported, and the keys are written again at the next declaration.
+        static func writeManifest(
+            _ declared: ManifestKeys, beside file: SuiteFile, of domain: String, _ locked: borrowing FileLockHeld
+        ) {
+            var recorded: ManifestKeys?
+            if case .keys(let keys) = KeyManifest.contents(at: file.manifestPath) { recorded = keys }
+            let merged = ManifestKeys.merged(declared, into: recorded ?? ManifestKeys())
+            guard merged != recorded else { return }
+            do {
+                _ = try file.replace(with: KeyManifest.encode(merged), keeping: nil, at: file.manifestPath)
+            } catch {
+                ErrorReporting.report(FileFailure.reported(error, suite: domain))
             }
         }
 

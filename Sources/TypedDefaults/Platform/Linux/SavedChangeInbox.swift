@@ -34,10 +34,13 @@
         }
 
         /// Queues what a look found that someone else saved, but for the names this process saved over it
-        /// (`saving`). `save` is the save's turn's state: only its holder queues, so that queued changes
-        /// keep the order of the looks. What an earlier look queued for names in `saving` is older than
-        /// that save: it is marked saved over too.
-        func queue(_ changed: [ExactText: Any?], saving: [ExactText: Any?], in save: inout SaveState) {
+        /// (`saving`: a save's writes, now in the file, which stop being in flight). `save` is the save's
+        /// turn's state: only its holder queues, so that queued changes keep the order of the looks. What
+        /// an earlier look queued for names in `saving` is older than that save: it is marked saved over.
+        func queue(_ changed: [ExactText: Any?], saving: [ExactText: Any?] = [:], in save: inout SaveState) {
+            // Out of flight once queued, never before: an older change of a saved name, queued earlier, is
+            // marked saved over first, so that no bring-in meanwhile takes it for a change to bring in.
+            defer { if !saving.isEmpty { pending.saved() } }
             guard !changed.isEmpty || !saving.isEmpty else { return }
             func savedOver(_ name: ExactText) -> Bool {
                 saving[name] != nil || otherForms(of: name.text).contains { saving[ExactText($0)] != nil }
