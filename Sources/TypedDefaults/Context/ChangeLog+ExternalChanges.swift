@@ -57,11 +57,7 @@ extension ChangeLog {
     /// commit holding the write order may be waiting for (in `object(forKey:)`). When the write order is
     /// taken, the report is read again on the library's report queue once it is free.
     func externalChange(of name: String, of context: StorageContext?) {
-        if let writing = writingThread.withLockedValue({ $0 }), writing.thread == ObjectIdentifier(Thread.current),
-            writing.name == name
-        {
-            return
-        }
+        if reports.isEcho(of: name) { return }
         // Kept reads of a promised storage are stale from now on (Apple: another process's write reaches
         // this process only here).
         names.valuesChanged()

@@ -28,11 +28,7 @@ final class ChangeLog: @unchecked Sendable {
     /// The storage's write order and the state it guards (`WriteOrder`): a value, the saver's
     /// record that it must be saved and the change's number change together (lock order: `LockRank`).
     let writeOrder = WriteOrder.boxed()
-    /// The thread storing a value while a name is watched: a report from inside that `set` (key-value
-    /// observing reports every `set`, on the writing thread) is the write's own echo.
-    /// With the name it stores: a report of another name from inside that `set` is not the echo.
-    let writingThread = Locked<(thread: ObjectIdentifier, name: String)?>(nil)
-    /// Reports of changes made by other means, read again later.
+    /// Reports of changes made by other means, read again later, and the echo of a write told apart.
     let reports = ReportQueue()
 
     init(
@@ -272,7 +268,28 @@ extension ChangeLog {
     @discardableResult
     func store(_ object: Any?, forName name: String, in order: inout WriteOrder) -> NameForms {
         let watched = !order.externalWatches.isEmpty
-        if watched { writingThread.withLockedValue { $0 = (ObjectIdentifier(Thread.current), name) } }
+        // A storage that reports changes may report inside these calls, on this thread, which holds the
+        // write order: marked, so that a report is read again once no lock is held (`externalChange`),
+        // and one of this name while it is watched is known for the write's own echo.
+        let forms =
+            externalStorage == nil
+            ? put(object, forName: name)
+            : UserCode.runStorageCall {
+                watched ? reports.writing(name) { put(object, forName: name) } : put(object, forName: name)
+            }
+        // After the change, never before: a read between the two then caches nothing older (`ReadCache`).
+        if order.promisedOnlyLibraryWrites { names.valuesChanged() }
+        if watched, order.externalWatches[name] != nil {
+            let now = observedObject(forName: name, contested: names.isContested(name), order.held)
+            order.externalWatches[name]?.last = now
+        }
+        return forms
+    }
+
+    /// Puts `object` into the storage under `name`, and removes the name's other forms where a saver saves
+    /// the domain; returns the name's forms.
+    @inline(__always)
+    private func put(_ object: Any?, forName name: String) -> NameForms {
         // One form of a name at a time (Linux: see `otherForms(of:)`), where a saver saves the domain.
         // ASCII text has one form: asked here, with a scan of the name's bytes, no call is made for it.
         var forms = NameForms.replacing([])
@@ -286,23 +303,10 @@ extension ChangeLog {
             }
         }
         // Tested against nil, not bound: `if let` copied the object first (~130 instructions a write).
-        if externalStorage != nil {
-            UserCode.runStorageCall {
-                object != nil ? storage.set(object, forKey: name) : storage.removeObject(forKey: name)
-            }
-        } else if object != nil {
+        if object != nil {
             storage.set(object, forKey: name)
         } else {
             storage.removeObject(forKey: name)
-        }
-        // After the change, never before: a read between the two then caches nothing older (`ReadCache`).
-        if order.promisedOnlyLibraryWrites { names.valuesChanged() }
-        if watched {
-            writingThread.withLockedValue { $0 = nil }
-            if order.externalWatches[name] != nil {
-                let now = observedObject(forName: name, contested: names.isContested(name), order.held)
-                order.externalWatches[name]?.last = now
-            }
         }
         return forms
     }
