@@ -27,7 +27,7 @@
         /// This process's writes not in the file yet.
         let pending = PendingWrites()
         /// The saver's turn at the file, and what it knows of the file.
-        let saves = SaveLock()
+        let saves: SaveLock
         /// What others saved, on its way into memory.
         let inbox: SavedChangeInbox
         /// Whether the domain is ready (`prepare`). Taken before any other lock of the saver's (the
@@ -41,6 +41,7 @@
             self.listedDomain = listedDomain
             self.defaults = defaults
             inbox = SavedChangeInbox(unsavedWritesIn: pending)
+            saves = SaveLock(keepingKnownContentsIn: pending)
         }
 
         /// Where `prepare` is (the domain is watched and read once, by the first caller), and whether a
@@ -101,7 +102,7 @@
         }
 
         func knownObject(forName name: String) -> KnownObject {
-            file == nil ? .unknown : saves.knownObject(forName: name, pending: pending)
+            file == nil || !isASCII(name) ? .unknown : pending.knownObject(of: ExactText(name))
         }
 
         func storedValues() -> [String: Any]? {

@@ -25,6 +25,8 @@
             var saveScheduled = false
             /// What looks at the file found that others saved, not in memory yet (`SavedChangeInbox`).
             var inbox = SavedChangeInbox.Queue()
+            /// What the file held when this process last read or wrote it (`SaveState.known`'s contents).
+            var knownContents: [ExactText: Any]?
 
             /// Whether no write is pending.
             var isEmpty: Bool { last == nil && changes.isEmpty }
@@ -85,6 +87,21 @@
 
         private let state = Locked(State())
 
+        /// Keeps `contents` as what the file holds (`SaveState.known`).
+        func keepKnownContents(_ contents: [ExactText: Any]) {
+            state.withLockedValue { $0.knownContents = contents }
+        }
+
+        /// What `name` holds for this process without waiting for a save: its unsaved write, else what the
+        /// file held when this process last read or wrote it; one look, under one lock.
+        func knownObject(of name: ExactText) -> KnownObject {
+            state.withLockedValue { state in
+                if let write = state.write(of: name) { return write.map(KnownObject.stored) ?? .absent }
+                guard let contents = state.knownContents else { return .unknown }
+                return contents[name].map(KnownObject.stored) ?? .absent
+            }
+        }
+
         /// `body` with the inbox's queue (`SavedChangeInbox`), under the lock.
         func withInbox<Result>(_ body: (inout SavedChangeInbox.Queue) -> Result) -> Result {
             state.withLockedValue { body(&$0.inbox) }
@@ -107,11 +124,6 @@
             return state.withLockedValue { state in
                 state.write(of: ExactText(name)) != nil || others.contains { state.write(of: ExactText($0)) != nil }
             }
-        }
-
-        /// This process's last unsaved write of `name` (by its bytes), pending or being saved.
-        func write(of name: ExactText) -> Any?? {
-            state.withLockedValue { $0.write(of: name) }
         }
 
         /// Whether no write is pending; nil when the lock cannot be had before `deadline` (at exit).

@@ -9,31 +9,19 @@
         // @unchecked: `SaveState` holds property-list objects (`Any`), reached only under `saving`'s lock.
 
         private let saving: Locked<SaveState>
-        /// Who holds the turn, and what the file held, readable without waiting for a save's file work.
+        /// Who holds the turn, readable without waiting for a save's file work.
         private let holder = Locked(Holder())
 
-        /// The thread that holds `saving`, and whether it holds the file lock too (inside `exclusively`);
-        /// and the contents of the last `SaveState.known` there was, for `knownContents`.
+        /// The thread that holds `saving`, and whether it holds the file lock too (inside `exclusively`).
         struct Holder {
             var thread: ObjectIdentifier?
             var holdsFileLock = false
-            var knownContents: [ExactText: Any]?
         }
 
-        init() {
-            saving = SaveState.boxed(holder: holder)
-        }
-
-        /// What `name` holds for this process without waiting for a save: its unsaved write, else what the
-        /// file held when this process last read or wrote it; unknown for a name with other forms.
-        func knownObject(forName name: String, pending: PendingWrites) -> KnownObject {
-            guard isASCII(name) else { return .unknown }
-            let text = ExactText(name)
-            if let write = pending.write(of: text) {
-                return write.map(KnownObject.stored) ?? .absent
-            }
-            guard let contents = holder.withLockedValue({ $0.knownContents }) else { return .unknown }
-            return contents[text].map(KnownObject.stored) ?? .absent
+        /// `pending`: where the save state keeps what the file held, for reads that must not wait for a
+        /// save (`PendingWrites.knownObject`).
+        init(keepingKnownContentsIn pending: PendingWrites) {
+            saving = SaveState.boxed(keepingKnownContentsIn: pending)
         }
 
         /// `body` holding the turn, with this thread recorded as its holder: the one way the turn is taken

@@ -5,28 +5,28 @@
     /// and taken `inout` by the code that runs under it (looks at the file, saves).
     struct SaveState {
         /// The one way to make a save state: inside the box that guards it (`SaveLock`'s turn).
-        static func boxed(holder: Locked<SaveLock.Holder>) -> Locked<SaveState> {
-            Locked(.saving, SaveState(holder: holder))
+        static func boxed(keepingKnownContentsIn pending: PendingWrites) -> Locked<SaveState> {
+            Locked(.saving, SaveState(pending: pending))
         }
 
-        private init(holder: Locked<SaveLock.Holder>) {
-            self.holder = holder
+        private init(pending: PendingWrites) {
+            self.pending = pending
         }
 
-        /// Where the contents of the last `known` are kept for `knownObject(forName:)`, which must not
-        /// wait for a save's file work (`SaveLock.knownContents`).
-        private let holder: Locked<SaveLock.Holder>
+        /// Where the contents of the last `known` are kept for `knownObject(of:)`, which must not wait for a
+        /// save's file work: beside the unsaved writes it weighs them against.
+        private let pending: PendingWrites
         /// What the file held when this process last read or wrote it, and that version, held open
         /// (nil when it is unknown, or there was no file): a save or a look that finds the same version
         /// does not read and parse it again, and what differs from it was saved by someone else. Also
         /// whether Foundation's `synchronize()` wrote that version (`writtenByFoundation`).
         var known: (version: FileVersion?, contents: [ExactText: Any], writtenByFoundation: Bool)? {
-            didSet { if let known { holder.withLockedValue { $0.knownContents = known.contents } } }
+            didSet { if let known { pending.keepKnownContents(known.contents) } }
         }
         /// No version is known, and the file holds nothing (it was removed).
         mutating func forgetKnownContents() {
             known = nil
-            holder.withLockedValue { $0.knownContents = [:] }
+            pending.keepKnownContents([:])
         }
         var removedStaleTemporaryFiles = false
         /// What this process saved in the last `clobberWindow` (and maybe a little longer), by name.
