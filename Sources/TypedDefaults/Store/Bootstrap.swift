@@ -32,46 +32,47 @@ extension DefaultsStore {
 
 /// The store ``Defaults`` stands for: chosen by `bootstrap`, fixed at its first use.
 enum BootstrappedStore {
-    private struct State {
+    /// The store chosen, whether ``Defaults`` was used, and whether a warning was printed: kept with what
+    /// the process decides once (`ProcessMemos`).
+    struct State {
         var chosen: DefaultsStore?
         var used = false
         var warned = false
     }
-    private static let state = Locked(State())
 
     /// Fixed at the first use, once (Swift runs a `static let`'s initializer exactly once, thread-safely):
     /// later uses cost no lock.
     /// The standard store is made with no lock held: its first use reads files on Linux.
     static let resolved: DefaultsStore = {
-        let chosen = state.withLockedValue { state in
-            state.used = true
-            return state.chosen
+        let chosen = ProcessMemos.withState { memos in
+            memos.bootstrap.used = true
+            return memos.bootstrap.chosen
         }
         return chosen ?? .standard
     }()
 
     /// Takes `store` as the app's store, or says why not.
     static func choose(_ store: DefaultsStore) -> String? {
-        state.withLockedValue { state in
+        ProcessMemos.withState { memos in
             // Another call chose first, whether or not Defaults was used since (two calls at once: the
             // loser may come after the winner's first use).
-            if state.chosen != nil {
+            if memos.bootstrap.chosen != nil {
                 return
                     "DefaultsStore.bootstrap(_:) was called twice; the store of the call that came first stays."
             }
-            if state.used {
+            if memos.bootstrap.used {
                 return
                     "DefaultsStore.bootstrap(_:) was called after Defaults or a @UserDefault without store: was first used; call it at launch, before any use. Defaults stays on the store it had."
             }
-            state.chosen = store
+            memos.bootstrap.chosen = store
             return nil
         }
     }
 
     static func warnOnce(_ message: String) {
-        let first = state.withLockedValue { state in
-            defer { state.warned = true }
-            return !state.warned
+        let first = ProcessMemos.withState { memos in
+            defer { memos.bootstrap.warned = true }
+            return !memos.bootstrap.warned
         }
         guard first else { return }
         FileHandle.standardError.write(Data((message + "\n").utf8))

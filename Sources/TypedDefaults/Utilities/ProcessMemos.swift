@@ -1,13 +1,14 @@
 import Foundation
 
 /// What the process works out once and remembers, behind one leaf lock: each value type's name and
-/// stored form (`DeclaredType`), decoded JSON by type and text (`DecodedJSONCache`), and what was reported
-/// once (`ConflictReporting`). Taken alone, briefly, never across a decode or a report.
+/// stored form (`DeclaredType`), decoded JSON by type and text (`DecodedJSONCache`), what was reported
+/// once (`ConflictReporting`), and the store ``Defaults`` stands for (`BootstrappedStore`). Taken alone, briefly, never across a decode or a report.
 enum ProcessMemos {
     struct State {
         var declaredTypes: [ObjectIdentifier: (name: String, form: StoredForm)] = [:]
         var decodedJSON: [DecodedJSONCache.Key: any Sendable] = [:]
         var reported: Set<String> = []
+        var bootstrap = BootstrappedStore.State()
     }
 
     private static let state = Locked(State())
