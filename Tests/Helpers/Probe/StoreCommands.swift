@@ -27,7 +27,19 @@ import TypedDefaults
     "fingerprints": fingerprintsCommand,
     "app-keys": appKeysCommand,
     "write-int": writeIntCommand,
+    "read-int": readIntCommand,
 ]
+
+/// Reads one `Int` key COUNT times, through a store that promises only typed writes when asked (the
+/// cached read's journey, as `.ci/check-journey`'s figures measure it).
+@MainActor private func readIntCommand(_ store: DefaultsStore, _ arguments: [String]) {
+    guard arguments.count >= 3, let count = Int(arguments[2]) else { fail("read-int SUITE COUNT [promised]") }
+    let reader = arguments.count > 3 ? DefaultsStore(suiteName: arguments[1], writers: .onlyTypedDefaults)! : store
+    let key = UserDefaultTypedKey<Int>("journey", defaultValue: 0)
+    var total = 0
+    for _ in 0..<count { total &+= reader[key] }
+    print("total=\(total)")
+}
 
 /// Writes one `Int` key COUNT times (the journey of a typed write, as `.ci/check-journey` measures it).
 @MainActor private func writeIntCommand(_ store: DefaultsStore, _ arguments: [String]) {

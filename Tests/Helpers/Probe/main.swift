@@ -56,6 +56,8 @@
 //                                                       (with write: first write "touched" and save)
 //   typed-defaults-probe write-int SUITE COUNT          write one Int key COUNT times (the write's journey,
 //                                                       measured under callgrind)
+//   typed-defaults-probe read-int SUITE COUNT [promised] read one Int key COUNT times (promised: through a
+//                                                       store made with writers: .onlyTypedDefaults)
 //   typed-defaults-probe app-keys SUITE bind|read       an app's keys of every kind (AppKeys.swift): use each
 //                                                       and save (its key manifest), or print what each reads
 //   typed-defaults-probe app-keys SUITE launch N [new-key]
