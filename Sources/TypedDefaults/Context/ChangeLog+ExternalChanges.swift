@@ -9,6 +9,7 @@ extension ChangeLog {
     /// Watches `name` from now on, observers or not, so that Swift's Observation hears changes made by
     /// other means. Cheap when the name is watched already (a SwiftUI view asks at each update).
     func keepWatchingExternalChanges(of name: String, of context: StorageContext, _ prepared: DomainPrepared) {
+        prepared.check(for: self)
         guard externalStorage != nil, writeOrder.withLockedValue({ $0.watchedForObservation.insert(name).inserted })
         else {
             return

@@ -6,6 +6,7 @@ extension ChangeLog {
 
     /// Every stored value, without registered defaults and launch arguments, if the storage can list them.
     func storedValues(_ prepared: DomainPrepared) -> [String: Any]? {
+        prepared.check(for: self)
         if saver != nil { bringInDeferred() }
         return listing()
     }
@@ -25,6 +26,7 @@ extension ChangeLog {
     /// copy of the whole domain). A backend that cannot list its values cannot tell a stored value equal
     /// to the registered default from the default itself.
     func storedObject(forName name: String, _ prepared: DomainPrepared) -> Any? {
+        prepared.check(for: self)
         var read = storage.object(forKey: name)
         // A value another process saved for a name this process had not used is put aside: in first.
         if read == nil, saver != nil {

@@ -325,6 +325,7 @@ extension ChangeLog {
     ) throws
         -> Result
     {
+        prepared.check(for: self)
         if isInExclusiveStep() {
             if let operation { throw DefaultsError.calledInsideModify(operation: operation) }
             return try body()
@@ -349,6 +350,7 @@ extension ChangeLog {
 
     /// Saves pending writes now (Linux), then pushes the synced names' changes not pushed yet.
     func flush(_ prepared: DomainPrepared) throws {
+        prepared.check(for: self)
         if isInExclusiveStep() { throw DefaultsError.calledInsideModify(operation: "flush()") }
         try saver?.flush()
         let refused = writeOrder.withLockedValue({ $0.localChangeTap })?.flush() ?? []
@@ -372,6 +374,7 @@ extension ChangeLog {
     }
 
     func removeDomain(_ prepared: DomainPrepared) {
+        prepared.check(for: self)
         if isInExclusiveStep() {
             return ErrorReporting.report(DefaultsError.calledInsideModify(operation: "removeSuite(named:)"))
         }

@@ -89,7 +89,7 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
     @discardableResult
     func prepareDomain() -> DomainPrepared {
         saver?.prepare(receivingIn: self)
-        return DomainPrepared()
+        return DomainPrepared(of: log)
     }
 
     // MARK: The saver's receiver
@@ -106,6 +106,26 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
 
 /// Proof that a storage's domain was prepared (`StorageContext.prepareDomain()`), taken by the change
 /// log's operations that reach the storage without binding a name. A domain once prepared stays so.
+/// Made only by the context, for its own log; a debug build checks that no other log takes it (`check`).
 struct DomainPrepared {
-    fileprivate init() {}
+    #if DEBUG
+        /// The log of the context that prepared its domain.
+        private let log: ObjectIdentifier
+    #endif
+
+    fileprivate init(of log: ChangeLog) {
+        #if DEBUG
+            self.log = ObjectIdentifier(log)
+        #endif
+    }
+
+    /// Debug builds: stops when `log` is not the one whose context prepared the domain (a release build
+    /// carries nothing: the proof stays free on the write path).
+    @inline(__always)
+    func check(for log: ChangeLog) {
+        #if DEBUG
+            precondition(
+                self.log == ObjectIdentifier(log), "TypedDefaults: another storage's proof of a prepared domain")
+        #endif
+    }
 }
