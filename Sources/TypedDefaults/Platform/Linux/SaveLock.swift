@@ -142,10 +142,14 @@
                 guard pending.isEmpty(before: deadline) != true || !save.putBacks.isEmpty || declared != nil else {
                     return
                 }
+                func saveLocked(_ locked: borrowing FileLockHeld) throws {
+                    _ = try save.save(pending, manifest: declared, to: file, of: domain, atExit: deadline, locked)
+                }
                 do {
-                    let heldHere = if case .heldHere(holdsFileLock: true) = turn { true } else { false }
-                    _ = try file.withLockAtExit(before: deadline, heldHere: heldHere) { locked in
-                        try save.save(pending, manifest: declared, to: file, of: domain, atExit: deadline, locked)
+                    if case .heldHere(holdsFileLock: true) = turn {
+                        try saving.unsafe.withFileLockAssumedHeld(file, saveLocked)
+                    } else {
+                        try file.withLock(before: deadline, saveLocked)
                     }
                 } catch {
                     ErrorReporting.report(FileFailure.reported(error, suite: domain))

@@ -56,13 +56,16 @@
             createDirectory()
             return try withFileLock(at: lockPath, in: directory, before: deadline) { try body(FileLockHeld()) }
         }
+    }
 
-        /// `withLock` for the exit-time save: with no wait when this thread holds the lock further up its
-        /// stack and will never return there (`heldHere`: `exit()` inside a save), else before `deadline`.
-        func withLockAtExit<Result>(
-            before deadline: Date, heldHere: Bool, _ body: (borrowing FileLockHeld) throws -> Result
-        ) throws -> Result {
-            heldHere ? try body(FileLockHeld()) : try withLock(before: deadline, body)
+    extension Locked.Unsafe where State == SaveState {
+        /// The proof of `file`'s lock for the exit-time save on a thread that holds the lock further up its
+        /// stack, inside the turn this view reaches past, and will never return there (`exit()` inside a
+        /// save): through the one way past a lock (`Locked.unsafe`), never made elsewhere.
+        func withFileLockAssumedHeld<Result>(
+            _ file: SuiteFile, _ body: (borrowing FileLockHeld) throws -> Result
+        ) rethrows -> Result {
+            try body(FileLockHeld())
         }
     }
 
