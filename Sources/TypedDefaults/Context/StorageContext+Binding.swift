@@ -37,7 +37,7 @@ extension StorageContext {
             // A promised storage that reports changes (Apple's key-value observing): each bound name is
             // watched, so that another process's write moves the generation of kept reads.
             if log.externalStorage != nil, names.promisedOnlyLibraryWrites {
-                log.keepWatchingExternalChanges(of: storedName, of: self, prepared)
+                log.reports.keepWatching(storedName, of: self, prepared)
             }
             return names.bind(
                 key, as: storedName, nameHash: nameHash, valueType: valueType, tracked: tracked, differs: differs,

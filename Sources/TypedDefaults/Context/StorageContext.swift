@@ -52,7 +52,7 @@ final class StorageContext: SavedChangeReceiver, @unchecked Sendable {
         observers.onFirstAndLastObserver { [weak self] name, _ in
             guard let context = self else { return }
             context.log.observersChanged()
-            if context.log.externalStorage != nil { context.log.watchExternalChanges(of: name, of: context) }
+            if context.log.externalStorage != nil { context.log.reports.watch(name, of: context) }
         }
     }
 

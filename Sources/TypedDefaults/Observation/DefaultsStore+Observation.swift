@@ -165,7 +165,7 @@ extension DefaultsStore {
     /// - Parameter keys: The keys whose changes elsewhere Observation must hear.
     public func trackChangesElsewhere<each Value>(of keys: repeat UserDefaultTypedKey<each Value>) {
         for name in registeringStoredNames(repeat each keys) {
-            context.log.keepWatchingExternalChanges(of: name, of: context, context.prepareDomain())
+            context.log.reports.keepWatching(name, of: context, context.prepareDomain())
         }
     }
 

@@ -126,6 +126,6 @@ extension StorageContext {
         guard log.promiseOnlyLibraryWrites(), log.externalStorage != nil else { return }
         // Apple: names bound before the promise are watched too (see `bind`).
         let prepared = prepareDomain()
-        for name in names.boundNames() { log.keepWatchingExternalChanges(of: name, of: self, prepared) }
+        for name in names.boundNames() { log.reports.keepWatching(name, of: self, prepared) }
     }
 }

@@ -77,7 +77,7 @@ final class CloudSync: LocalChangeTap, @unchecked Sendable {
         }
         engine?.start(names)
         // A change made by other means (the plain API, an app extension: Apple platforms) is pushed too.
-        for name in names { context.log.keepWatchingExternalChanges(of: name, of: context, prepared) }
+        for name in names { context.log.reports.keepWatching(name, of: context, prepared) }
     }
 
     /// Syncs `newNames` from now on: a value stored here with no version (stored before syncing
