@@ -43,9 +43,9 @@ enum DecodedJSONCache {
 
     static func value<Value: Sendable>(for text: String, decode: () -> Value?) -> Value? {
         let key = Key(type: ObjectIdentifier(Value.self), text: text)
-        if let cached = ProcessMemos.withState({ $0.decodedJSON[key] }) as? Value { return cached }
+        if let cached = ProcessState.withState({ $0.decodedJSON[key] }) as? Value { return cached }
         guard let value = decode() else { return nil }
-        ProcessMemos.withState { state in
+        ProcessState.withState { state in
             if state.decodedJSON.count >= capacity { state.decodedJSON.removeAll(keepingCapacity: true) }
             state.decodedJSON[key] = value
         }

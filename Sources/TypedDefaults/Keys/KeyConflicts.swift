@@ -135,14 +135,14 @@ enum ConflictReporting {
         #if DEBUG
             assertionFailure("TypedDefaults: \(conflict)")
         #else
-            guard ProcessMemos.withState({ $0.reported.insert(name).inserted }) else { return }
+            guard ProcessState.withState({ $0.reported.insert(name).inserted }) else { return }
             FileHandle.standardError.write(Data("TypedDefaults warning: \(conflict)\n".utf8))
         #endif
     }
 
     /// Reports `error` through ``ErrorReporting`` the first time `subject` is given, in every build.
     static func reportOnce(_ subject: String, _ error: DefaultsError) {
-        guard ProcessMemos.withState({ $0.reported.insert(subject).inserted }) else { return }
+        guard ProcessState.withState({ $0.reported.insert(subject).inserted }) else { return }
         ErrorReporting.report(error)
     }
 }

@@ -120,9 +120,9 @@ package struct ManifestKeys: Sendable, Equatable {
 /// new name at each write, each with the type of the others.
 enum DeclaredType {
     static func of(_ type: Any.Type) -> (name: String, form: StoredForm) {
-        if let found = ProcessMemos.withState({ $0.declaredTypes[ObjectIdentifier(type)] }) { return found }
+        if let found = ProcessState.withState({ $0.declaredTypes[ObjectIdentifier(type)] }) { return found }
         let found = (String(describing: type), StoredForm.of(type))
-        ProcessMemos.withState { $0.declaredTypes[ObjectIdentifier(type)] = found }
+        ProcessState.withState { $0.declaredTypes[ObjectIdentifier(type)] = found }
         return found
     }
 }

@@ -73,7 +73,7 @@ final class Observer: @unchecked Sendable {
             case .skip: break
             case .notNow:
                 let thread = ObjectIdentifier(Thread.current)
-                Self.heldBack.withLockedValue { $0[thread, default: []].append((self, change)) }
+                ProcessState.withState { $0.heldBack[thread, default: []].append((self, change)) }
                 UserCode.setHoldsBack(true)
             }
             return
@@ -93,11 +93,13 @@ final class Observer: @unchecked Sendable {
     @inline(never)
     private static func deliverHeldBackNow() {
         let thread = ObjectIdentifier(Thread.current)
-        while let (observer, change) = heldBack.withLockedValue({ Self.takeFirst(from: &$0[thread, default: []]) }) {
+        while let (observer, change) = ProcessState.withState({
+            Self.takeFirst(from: &$0.heldBack[thread, default: []])
+        }) {
             if observer.takeTurn(for: change.sequence, waiting: true) == .deliver { observer.deliverInTurn(change) }
             // A callback there may have held more back: they are in the table, taken in turn.
         }
-        heldBack.withLockedValue { $0[thread] = nil }
+        ProcessState.withState { $0.heldBack[thread] = nil }
         UserCode.setHoldsBack(false)
     }
 
@@ -158,9 +160,6 @@ final class Observer: @unchecked Sendable {
             if calls.running[thread] == 0 { calls.running[thread] = nil }
         }
     }
-
-    /// The changes each thread made inside user code that were not next then, which it delivers once out.
-    private static let heldBack = Locked<[ObjectIdentifier: [(observer: Observer, change: ObjectChange)]]>([:])
 
     /// Stops deliveries; with `waiting`, also waits for the ones running on other threads.
     func cancel(waiting: Bool) {

@@ -33,7 +33,7 @@ extension DefaultsStore {
 /// The store ``Defaults`` stands for: chosen by `bootstrap`, fixed at its first use.
 enum BootstrappedStore {
     /// The store chosen, whether ``Defaults`` was used, and whether a warning was printed: kept with what
-    /// the process decides once (`ProcessMemos`).
+    /// the process keeps for all its stores (`ProcessState`).
     struct State {
         var chosen: DefaultsStore?
         var used = false
@@ -44,35 +44,35 @@ enum BootstrappedStore {
     /// later uses cost no lock.
     /// The standard store is made with no lock held: its first use reads files on Linux.
     static let resolved: DefaultsStore = {
-        let chosen = ProcessMemos.withState { memos in
-            memos.bootstrap.used = true
-            return memos.bootstrap.chosen
+        let chosen = ProcessState.withState { process in
+            process.bootstrap.used = true
+            return process.bootstrap.chosen
         }
         return chosen ?? .standard
     }()
 
     /// Takes `store` as the app's store, or says why not.
     static func choose(_ store: DefaultsStore) -> String? {
-        ProcessMemos.withState { memos in
+        ProcessState.withState { process in
             // Another call chose first, whether or not Defaults was used since (two calls at once: the
             // loser may come after the winner's first use).
-            if memos.bootstrap.chosen != nil {
+            if process.bootstrap.chosen != nil {
                 return
                     "DefaultsStore.bootstrap(_:) was called twice; the store of the call that came first stays."
             }
-            if memos.bootstrap.used {
+            if process.bootstrap.used {
                 return
                     "DefaultsStore.bootstrap(_:) was called after Defaults or a @UserDefault without store: was first used; call it at launch, before any use. Defaults stays on the store it had."
             }
-            memos.bootstrap.chosen = store
+            process.bootstrap.chosen = store
             return nil
         }
     }
 
     static func warnOnce(_ message: String) {
-        let first = ProcessMemos.withState { memos in
-            defer { memos.bootstrap.warned = true }
-            return !memos.bootstrap.warned
+        let first = ProcessState.withState { process in
+            defer { process.bootstrap.warned = true }
+            return !process.bootstrap.warned
         }
         guard first else { return }
         FileHandle.standardError.write(Data((message + "\n").utf8))
