@@ -46,10 +46,16 @@ struct EditCommand: Subcommand {
             throw Failure(message: "the suite \(suite) has a value JSON cannot show; edit it with write")
         }
         let file = try EditFile(suite: suite)
+        do {
+            try file.write(shown)
+        } catch {
+            file.remove()
+            throw error
+        }
+        // After an error the file holds the user's own text, which the editor opens again as it is.
         var text = shown
         var refused = false
         while true {
-            try file.write(text)
             try file.runEditor()
             let edited = try file.read()
             if edited == text {

@@ -28,7 +28,7 @@ final class ChangeLog: @unchecked Sendable {
     /// The storage's write order and the state it guards (`WriteOrder`): a value, the saver's
     /// record that it must be saved and the change's number change together (lock order: `LockRank`).
     let writeOrder = WriteOrder.boxed()
-    /// Reports of changes made by other means, read again later, and the echo of a write told apart.
+    /// Reports of changes made by other means, read again later.
     let reports = ReportQueue()
 
     init(
@@ -43,7 +43,6 @@ final class ChangeLog: @unchecked Sendable {
         self.observers = observers
         self.names = names
     }
-
 }
 
 // The one path every change takes: into the storage, the saver's record, and then to observers.
@@ -116,7 +115,7 @@ extension ChangeLog {
             try writeOrder.withLockedValue { order throws -> Result in
                 // Values put aside for these names are the storage's before the step reads them. The
                 // changes are numbered on the step's thread: the step keeps them to announce.
-                let unannounced = bringIn(takeDeferred(names, from: &order), in: &order)
+                let unannounced = bringIn(order.takeDeferred(names), in: &order)
                 assert(unannounced.isEmpty, "a change numbered in a step is the step's to announce")
                 return try body(
                     { storedObject(forName: $0, order.held) },
@@ -134,17 +133,9 @@ extension ChangeLog {
     func bringInDeferred(only name: String? = nil) {
         let announcements = writeOrder.withLockedValue { order -> [Announcement] in
             guard !order.deferred.isEmpty else { return [] }
-            if let name { return bringIn(takeDeferred([name], from: &order), in: &order) }
-            let taken = order.deferred.map { ($0.key.text, $0.value) }
-            order.deferred = [:]
-            return bringIn(taken, in: &order)
+            return bringIn(order.takeDeferred(name.map { [$0] }), in: &order)
         }
         announcements.deliver()
-    }
-
-    /// Takes the values put aside for `names` (by their bytes).
-    private func takeDeferred(_ names: [String], from order: inout WriteOrder) -> [(name: String, object: Any?)] {
-        names.compactMap { name in order.deferred.removeValue(forKey: ExactText(name)).map { (name, $0) } }
     }
 
     /// Puts changes this process did not write into the storage, and numbers those a read sees.
@@ -267,19 +258,14 @@ extension ChangeLog {
     /// them: ASCII (one form), or the other forms it removed.
     @discardableResult
     func store(_ object: Any?, forName name: String, in order: inout WriteOrder) -> NameForms {
-        let watched = !order.externalWatches.isEmpty
         // A storage that reports changes may report inside these calls, on this thread, which holds the
-        // write order: marked, so that a report is read again once no lock is held (`externalChange`),
-        // and one of this name while it is watched is known for the write's own echo.
+        // write order: marked, so that a report is read again once no lock is held (`ReportQueue.change`),
+        // when this write's own (its echo) finds what observers last heard, set below, and is dropped.
         let forms =
-            externalStorage == nil
-            ? put(object, forName: name)
-            : UserCode.runStorageCall {
-                watched ? reports.writing(name) { put(object, forName: name) } : put(object, forName: name)
-            }
+            externalStorage == nil ? put(object, forName: name) : UserCode.runStorageCall { put(object, forName: name) }
         // After the change, never before: a read between the two then caches nothing older (`ReadCache`).
         if order.promisedOnlyLibraryWrites { names.valuesChanged() }
-        if watched, order.externalWatches[name] != nil {
+        if !order.externalWatches.isEmpty, order.externalWatches[name] != nil {
             let now = observedObject(forName: name, contested: names.isContested(name), order.held)
             order.externalWatches[name]?.last = now
         }

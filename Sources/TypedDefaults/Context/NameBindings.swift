@@ -245,6 +245,30 @@ final class NameBindings: @unchecked Sendable {
         withKeyRecords { $0.first[name] }
     }
 
+    /// `object`, what a read of `name` gave, when it is stored; nil when it is the name's registered
+    /// default or a launch argument (`StorageContext.storedObject`). The record decides where it can: a
+    /// value that is not a launch argument and differs from the registered default (or there is none) is
+    /// stored. Else the saver's knowledge (`known`, Linux: what this process saved, what the file held)
+    /// stands when it explains what was read (a plain-API write in this process, never saved, can make it
+    /// not), and past that the storage's `listing`. A backend that cannot list its values cannot tell a
+    /// stored value equal to the registered default from the default itself.
+    func storedObject(
+        _ object: Any, forName name: String, known: (() -> KnownObject)?, listing: () -> [String: Any]?
+    ) -> Any? {
+        let record = record(of: name)
+        let isArgument = LaunchArguments.names.contains(name)
+        if !isArgument, let record {
+            if record.defaultObject == nil || !propertyListsEqual(object, record.defaultObject) { return object }
+        }
+        switch known?() {
+        case .stored(let stored)? where propertyListsEqual(stored, object): return stored
+        case .absent? where isArgument || record != nil: return nil
+        default: break
+        }
+        if let stored = listing() { return stored[name] }
+        return propertyListsEqual(object, record?.defaultObject) ? nil : object
+    }
+
     /// Whether a record of `name` exists with a default other than `key`'s; the name is contested from
     /// then on.
     func recordDisagrees(_ name: String, with key: some AnyTypedKey) -> Bool {
@@ -338,4 +362,11 @@ struct KeyBinding {
     let defaultChanged: Bool
     /// The name is bound, so the domain is prepared: operations that need it can go on.
     let prepared: DomainPrepared
+}
+
+/// The names `UserDefaults` may hold a launch argument for (`-name value`): any argument that starts
+/// with a dash, a few more than Foundation reads, so that a name here may have one.
+enum LaunchArguments {
+    static let names: Set<String> = Set(
+        CommandLine.arguments.dropFirst().lazy.filter { $0.hasPrefix("-") }.map { String($0.dropFirst()) })
 }

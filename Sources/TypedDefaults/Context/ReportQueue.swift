@@ -3,37 +3,16 @@ import Foundation
 /// Changes made by other means than the library's writes, for a storage that reports them
 /// (`ExternallyChangingStorage`): which names are watched, and each report, read again and heard as a
 /// change when it differs from what observers last heard; one that comes while a write order is taken
-/// is read again once on the library's report queue, however many reports come meanwhile; and the report
-/// of a write's own `set` (its echo) is told apart. A storage's reports reach it through the storage's
-/// context, held weakly: a weak reference to the log itself would give it a side table, and every
-/// retain of it on the write path would cost more.
+/// is read again once on the library's report queue, however many reports come meanwhile (the report of
+/// a write's own `set`, its echo, among them: read again, it is no change). A storage's reports reach it
+/// through the storage's context, held weakly: a weak reference to the log itself would give it a side
+/// table, and every retain of it on the write path would cost more.
 final class ReportQueue: Sendable {
-    private let state = Locked(State())
-
-    struct State {
-        /// The names waiting to be read again.
-        var waiting: Set<String> = []
-        /// The thread storing a value while a name is watched, with the name it stores: a report from
-        /// inside that `set` (key-value observing reports every `set`, on the writing thread) of that name
-        /// is the write's own echo; of another name, it is that name's change.
-        var writing: (thread: ObjectIdentifier, name: String)?
-    }
+    /// The names waiting to be read again.
+    private let waiting = Locked(Set<String>())
     /// One queue for the process: reports are read again in the order they came, and `ErrorReporting`
     /// hands its reports to the handler here too.
     static let queue = DispatchQueue(label: "TypedDefaults.externalChanges")
-
-    /// `body`, the `set` of `name`, marked as this thread's write of it.
-    func writing<Result>(_ name: String, _ body: () throws -> Result) rethrows -> Result {
-        state.withLockedValue { $0.writing = (ObjectIdentifier(Thread.current), name) }
-        defer { state.withLockedValue { $0.writing = nil } }
-        return try body()
-    }
-
-    /// Whether a report of `name` now, on this thread, is the echo of this thread's own write of it.
-    func isEcho(of name: String) -> Bool {
-        guard let writing = state.withLockedValue({ $0.writing }) else { return false }
-        return writing.thread == ObjectIdentifier(Thread.current) && writing.name == name
-    }
 
     /// Watches `name` from now on, observers or not, so that Swift's Observation hears changes made by
     /// other means. Cheap when the name is watched already (a SwiftUI view asks at each update).
@@ -92,13 +71,13 @@ final class ReportQueue: Sendable {
     /// taken, the report is read again on the library's report queue once it is free.
     func change(of name: String, of context: StorageContext) {
         let log = context.log
-        if isEcho(of: name) { return }
         // Kept reads of a promised storage are stale from now on (Apple: another process's write reaches
         // this process only here).
         log.names.valuesChanged()
-        // A report from inside a storage's `set` made under a write order (this storage's, for another
-        // name, or another storage's over the same suite): observers run later, on the report queue,
-        // never on this thread, which holds that write order.
+        // A report from inside a storage's `set` made under a write order (this storage's, of the name it
+        // sets, its echo, or of another; or another storage's over the same suite): read again later, on
+        // the report queue, never on this thread, which holds that write order. The echo then finds what
+        // observers last heard (`ChangeLog.store` set it) and is dropped.
         if UserCode.isInsideStorageCall { return readAgainLater(name, of: context) }
         guard
             let announcement = log.writeOrder.withLockedValueIfFree({ numberedChange(of: name, in: log, in: &$0) })
@@ -110,10 +89,10 @@ final class ReportQueue: Sendable {
 
     /// Reads `name` again on the report queue, once per name however many reports come meanwhile.
     private func readAgainLater(_ name: String, of context: StorageContext) {
-        guard state.withLockedValue({ $0.waiting.insert(name).inserted }) else { return }
+        guard waiting.withLockedValue({ $0.insert(name).inserted }) else { return }
         Self.queue.async { [self, weak context] in
             // Taken off first: a report that comes while this one is read is read again after it.
-            state.withLockedValue { _ = $0.waiting.remove(name) }
+            waiting.withLockedValue { _ = $0.remove(name) }
             guard let log = context?.log else { return }
             let announcement = log.writeOrder.withLockedValue { numberedChange(of: name, in: log, in: &$0) }
             announcement?.deliver()

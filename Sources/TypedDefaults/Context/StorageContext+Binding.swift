@@ -166,8 +166,38 @@ extension StorageContext {
         guard let record, let registered = record.defaultObject, !record.agreesOnDefault(with: key),
             !LaunchArguments.names.contains(name), propertyListsEqual(object, registered)
         else { return object }
-        guard let stored = log.storedValues(prepared) else { return object }
+        guard let stored = storedValues(prepared) else { return object }
         return stored[name]
+    }
+
+    // MARK: Reading what is stored
+
+    /// Every stored value, without registered defaults and launch arguments, if the storage can list them.
+    func storedValues(_ prepared: DomainPrepared) -> [String: Any]? {
+        prepared.check(for: log)
+        if saver != nil { log.bringInDeferred() }
+        return log.listing()
+    }
+
+    /// The object stored for `name`, not counting registered defaults and launch arguments (see
+    /// `NameBindings.storedObject`): about the cost of one read wherever the library can tell without
+    /// listing the storage; else the listing decides (for `UserDefaults`, a copy of the whole domain).
+    func storedObject(forName name: String, _ prepared: DomainPrepared) -> Any? {
+        prepared.check(for: log)
+        var read = storage.object(forKey: name)
+        // A value another process saved for a name this process had not used is put aside: in first.
+        if read == nil, saver != nil {
+            log.bringInDeferred(only: name)
+            read = storage.object(forKey: name)
+        }
+        guard let object = read else { return nil }
+        let known = saver.map { saver in
+            { [log] in
+                log.bringInDeferred(only: name)
+                return saver.knownObject(forName: name)
+            }
+        }
+        return names.storedObject(object, forName: name, known: known, listing: { storedValues(prepared) })
     }
 
     /// Records each key as a user of its stored name, and registers the defaults of the names new to this

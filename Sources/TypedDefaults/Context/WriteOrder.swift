@@ -18,9 +18,18 @@ struct WriteOrder {
     private(set) var sequence: UInt64 = 0
     /// Values other processes saved for names this process has not used (no key bound them and the
     /// storage does not hold them): brought in when a key first uses the name, a raw-name operation
-    /// reads it, or the suite is listed. No read skips them (`ChangeLog.storedObject`,
+    /// reads it, or the suite is listed. No read skips them (`StorageContext.storedObject`,
     /// `storedValues`, `bind` bring them in first).
     var deferred: [ExactText: Any] = [:]
+
+    /// Takes the values put aside for `names` (by their bytes), or all of them (`nil`).
+    mutating func takeDeferred(_ names: [String]?) -> [(name: String, object: Any?)] {
+        guard let names else {
+            defer { deferred = [:] }
+            return deferred.map { ($0.key.text, $0.value) }
+        }
+        return names.compactMap { name in deferred.removeValue(forKey: ExactText(name)).map { (name, $0) } }
+    }
     /// Names watched for changes made by other means (those with an observer), each with its watch and
     /// the object observers last heard of.
     var externalWatches: [String: (watch: any ExternalChangeWatch, last: Any?)] = [:]

@@ -57,7 +57,7 @@ extension DefaultsStore {
     /// What the storage holds, without registered defaults. For a backend that cannot list its values,
     /// the names used in this process whose value differs from the registered default.
     private func storedObjects() -> [String: Any] {
-        if let stored = context.log.storedValues(context.prepareDomain()) { return stored }
+        if let stored = context.storedValues(context.prepareDomain()) { return stored }
         var values: [String: Any] = [:]
         for (name, defaultObject) in context.registeredDefaults() {
             if let object = context.storage.object(forKey: name), !propertyListsEqual(object, defaultObject) {
@@ -117,7 +117,7 @@ extension DefaultsStore {
     /// taken (on Linux it would take the file lock), so calling it on every launch costs a read.
     func move(from: String, to: String, converting convert: (Any) -> Any?) -> Bool {
         guard !from.utf8.elementsEqual(to.utf8),
-            var object = context.log.storedObject(forName: from, context.prepareDomain())
+            var object = context.storedObject(forName: from, context.prepareDomain())
         else {
             return false
         }

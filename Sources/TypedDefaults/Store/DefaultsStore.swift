@@ -216,7 +216,7 @@ public final class DefaultsStore: Sendable {
         // The binding proves the domain prepared: no call to prepare it again (a lock, on Linux).
         let name = nameInStorage(key)
         let binding = context.bind(key, as: name)
-        return context.log.storedObject(forName: name, binding.prepared) != nil
+        return context.storedObject(forName: name, binding.prepared) != nil
     }
 
     /// Removes the stored value for `key`, so that reads give its default again.

@@ -21,15 +21,21 @@ enum UserCode {
         return key
     }()
 
-    /// The thread's mark: twice how many calls into user code it is inside now, plus one while it
-    /// holds changes back (`Observer`) that it must deliver once out.
+    /// The thread's mark: bit 0 while it holds changes back (`Observer`) that it must deliver once out of
+    /// user code; twice how many calls into a reporting storage it is inside (`runStorageCall`), below
+    /// `userCodeStep`; and `userCodeStep` times how many calls into user code it is inside now.
     private static var mark: Int {
         @inline(__always) get { Int(bitPattern: pthread_getspecific(depthKey)) }
         @inline(__always) set { _ = pthread_setspecific(depthKey, UnsafeRawPointer(bitPattern: newValue)) }
     }
 
+    /// One call into a reporting storage in the mark (at most 127 nested, far beyond any storage's).
+    private static let storageCallStep = 2
+    /// One call into user code in the mark.
+    private static let userCodeStep = 256
+
     /// Whether this thread runs user code now (a callback, a handler, an `onChange`), at any depth.
-    static var isRunning: Bool { mark > 1 }
+    static var isRunning: Bool { mark >= userCodeStep }
 
     /// Whether this thread is out of every call into user code and holds changes back to deliver.
     @inline(__always)
@@ -46,11 +52,17 @@ enum UserCode {
     @inline(__always)
     static func run<Result>(insideStep: Bool = false, _ body: () throws -> Result) rethrows -> Result {
         LockOrder.checkUserCodeMayRun(insideStep: insideStep)
+        return try marked(by: userCodeStep, body)
+    }
+
+    /// `body`, with `step` added to this thread's mark while it runs.
+    @inline(__always)
+    private static func marked<Result>(by step: Int, _ body: () throws -> Result) rethrows -> Result {
         // One look-up of the key for the four calls (each access of `depthKey` checks its once-token).
         let key = depthKey
-        _ = pthread_setspecific(key, UnsafeRawPointer(bitPattern: Int(bitPattern: pthread_getspecific(key)) + 2))
+        _ = pthread_setspecific(key, UnsafeRawPointer(bitPattern: Int(bitPattern: pthread_getspecific(key)) + step))
         defer {
-            _ = pthread_setspecific(key, UnsafeRawPointer(bitPattern: Int(bitPattern: pthread_getspecific(key)) - 2))
+            _ = pthread_setspecific(key, UnsafeRawPointer(bitPattern: Int(bitPattern: pthread_getspecific(key)) - step))
         }
         return try body()
     }
@@ -67,26 +79,16 @@ enum UserCode {
         return try body()
     }
 
-    /// How many calls into a reporting storage's `set` or `removeObject` this thread is inside, each made
-    /// under that storage's write order (`ChangeLog.store`): a report the storage makes from inside one
-    /// (key-value observing reports on the writing thread) reaches observers later, on the report queue,
-    /// never on this thread, which holds a write order (`ChangeLog.externalChange`). Only storages that
-    /// report (`ExternallyChangingStorage`) are marked: a plain write pays nothing.
-    private static let storageCallKey: pthread_key_t = {
-        var key = pthread_key_t()
-        _ = pthread_key_create(&key, nil)
-        return key
-    }()
-
+    /// Runs `body`, a reporting storage's `set` or `removeObject` made under that storage's write order
+    /// (`ChangeLog.store`), with the thread marked as inside it: a report the storage makes from inside
+    /// one (key-value observing reports on the writing thread), of this name or another, reaches
+    /// observers later, on the report queue, never on this thread, which holds a write order
+    /// (`ReportQueue.change`). Only storages that report (`ExternallyChangingStorage`) are marked: a plain
+    /// write pays nothing.
     static func runStorageCall<Result>(_ body: () throws -> Result) rethrows -> Result {
-        let key = storageCallKey
-        _ = pthread_setspecific(key, UnsafeRawPointer(bitPattern: Int(bitPattern: pthread_getspecific(key)) + 1))
-        defer {
-            _ = pthread_setspecific(key, UnsafeRawPointer(bitPattern: Int(bitPattern: pthread_getspecific(key)) - 1))
-        }
-        return try body()
+        try marked(by: storageCallStep, body)
     }
 
     /// Whether this thread is inside a reporting storage's call made under a write order.
-    static var isInsideStorageCall: Bool { Int(bitPattern: pthread_getspecific(storageCallKey)) > 0 }
+    static var isInsideStorageCall: Bool { mark % userCodeStep >= storageCallStep }
 }
