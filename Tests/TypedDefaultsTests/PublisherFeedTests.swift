@@ -33,19 +33,6 @@ private final class RecordingSubscriber: Sendable {
     var overlapped: Bool { state.withLock { $0.overlapped } }
 }
 
-/// A lock-guarded value for the test's own bookkeeping.
-private final class Guarded<State: Sendable>: @unchecked Sendable {
-    // @unchecked: `state` is only reached through `withLock`.
-    private let lock = NSLock()
-    private var state: State
-    init(_ state: State) { self.state = state }
-    func withLock<Result>(_ body: (inout State) -> Result) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&state)
-    }
-}
-
 @Suite("Combine publisher: values and demand, as the Apple adapter feeds them")
 struct PublisherFeedTests {
     @Test func aSubscriberGetsTheCurrentValueThenEachChangeInsideTheWrite() {

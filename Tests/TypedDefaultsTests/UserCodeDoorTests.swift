@@ -25,20 +25,20 @@ private let level = UserDefaultTypedKey<Int>("level", defaultValue: 0)
 /// Keeps one observer of `level` alive, of `kind`, recording what it hears.
 private final class LevelObserver: Sendable {
     let heard = Recorder<Int>()
-    private let token = Locked<ObservationToken?>(nil)
-    private let task = Locked<Task<Void, Never>?>(nil)
+    private let token = Guarded<ObservationToken?>(nil)
+    private let task = Guarded<Task<Void, Never>?>(nil)
 
     init(_ kind: ObserverKind, of store: DefaultsStore) async {
         let heard = self.heard
         switch kind {
         case .callback:
-            token.withLockedValue { $0 = store.observe(level) { heard.append($0.newValue) } }
+            token.withLock { $0 = store.observe(level) { heard.append($0.newValue) } }
         case .isolatedCallback:
             let made = await Self.observeOnActor(store, heard)
-            token.withLockedValue { $0 = made }
+            token.withLock { $0 = made }
         case .stream:
             let values = store.updates(level, initial: false)
-            task.withLockedValue { $0 = Task.detached { for await value in values { heard.append(value) } } }
+            task.withLock { $0 = Task.detached { for await value in values { heard.append(value) } } }
         }
     }
 
@@ -47,8 +47,8 @@ private final class LevelObserver: Sendable {
     }
 
     func end() {
-        token.withLockedValue { $0 = nil }
-        task.withLockedValue { $0?.cancel() }
+        token.withLock { $0 = nil }
+        task.withLock { $0?.cancel() }
     }
 }
 
@@ -95,12 +95,12 @@ struct UserCodeDoorTests {
             let calls = Recorder<Int>()
             // Ended before the suite is removed: the removal is a change too, and a `modify` after it would
             // store the default again, which a save then writes back after the test (a CI run left the file).
-            let finished = Locked(false)
+            let finished = Guarded(false)
             @Sendable func track() {
                 withObservationTracking {
                     _ = store[level]
                 } onChange: {
-                    guard !finished.withLockedValue({ $0 }) else { return }
+                    guard !finished.withLock({ $0 }) else { return }
                     calls.append(1)
                     guard calls.count < 100 else { return }
                     track()
@@ -111,7 +111,7 @@ struct UserCodeDoorTests {
             #expect(returnsInTime { store[level] = 3 })
             #expect(calls.count == 1)
             #expect(store[level] == 3)
-            finished.withLockedValue { $0 = true }
+            finished.withLock { $0 = true }
         }
     }
 
@@ -124,9 +124,9 @@ struct UserCodeDoorTests {
             store[level] = 1
             let heard = Recorder<Int>()
             let writerDone = DispatchSemaphore(value: 0)
-            let calls = Locked(0)
+            let calls = Guarded(0)
             let token = store.observe(level, initial: true) { change in
-                let call = calls.withLockedValue { calls in
+                let call = calls.withLock { calls in
                     calls += 1
                     return calls
                 }
@@ -153,11 +153,11 @@ struct UserCodeDoorTests {
     @Test(arguments: [Backend.inMemory, .userDefaultsSuite])
     func initialCallsAndConcurrentWritesEndOnTheStoredValue(_ backend: Backend) {
         withStore(backend) { store in
-            let writing = Locked(true)
+            let writing = Guarded(true)
             let writerDone = DispatchSemaphore(value: 0)
             let writer = Thread {
                 var value = 0
-                while writing.withLockedValue({ $0 }) {
+                while writing.withLock({ $0 }) {
                     value += 1
                     store[level] = value
                 }
@@ -171,7 +171,7 @@ struct UserCodeDoorTests {
                 recorders.append(heard)
                 tokens.append(store.observe(level, initial: true) { heard.append($0.newValue) })
             }
-            writing.withLockedValue { $0 = false }
+            writing.withLock { $0 = false }
             // The writer's last write comes first: -1 is the last change.
             #expect(writerDone.wait(timeout: .now() + waitLimit) == .success)
             store[level] = -1
@@ -210,6 +210,27 @@ struct UserCodeDoorTests {
                 #expect(handled.all == [6])
                 #expect(store[level] == 6)
             }
+        }
+    }
+
+    /// A handler replaced by another frees what it held, which may be the app's object whose `deinit`
+    /// calls the library (here `setHandler` itself): that runs past the library's lock. Before, it ran
+    /// inside it, and the process waited for itself for good (the child's watchdog ends it with status 3).
+    @Test func aReplacedHandlerFreesWhatItHeldPastTheLibrarysLock() async {
+        await #expect(processExitsWith: .success) {
+            Thread.detachNewThread {
+                Thread.sleep(forTimeInterval: 20)
+                exit(3)
+            }
+            /// Puts the default handler back when freed.
+            final class Restores: Sendable {
+                deinit { ErrorReporting.setHandler(nil) }
+            }
+            func handlerHolding(_ restores: Restores) -> @Sendable (DefaultsError) -> Void {
+                { _ in _ = restores }
+            }
+            ErrorReporting.setHandler(handlerHolding(Restores()))
+            ErrorReporting.setHandler { _ in }
         }
     }
 }
@@ -442,11 +463,11 @@ struct UserCodeCallsEveryOperationTests {
             #expect(pollUntil { read(opens, &event, event.count) > 0 }, "the held suite's save never began")
             // Its file changes all along (the holder replaces it): the watcher wakes for the held suite
             // again and again while this process's save of it waits for the lock.
-            let replacing = Locked(true)
+            let replacing = Guarded(true)
             let heldFile = testConfigHome.appendingPathComponent("\(held).plist")
             let replacer = Thread {
                 var round = 0
-                while replacing.withLockedValue({ $0 }) {
+                while replacing.withLock({ $0 }) {
                     round += 1
                     let data = try? PropertyListSerialization.data(
                         fromPropertyList: ["elsewhere": round], format: .binary, options: 0)
@@ -455,7 +476,7 @@ struct UserCodeCallsEveryOperationTests {
                 }
             }
             replacer.start()
-            defer { replacing.withLockedValue { $0 = false } }
+            defer { replacing.withLock { $0 = false } }
 
             // Another process saves the other suite: heard within the documented 200 ms (2 s allowed here).
             let writer = try ProbeProcess(["set-on-line", other, "lockedSuiteValue"])
@@ -480,7 +501,7 @@ struct UserCodeCallsEveryOperationTests {
             #expect(heldStore[key] == 1)
             _ = flock(descriptor, LOCK_UN)
             locked = false
-            replacing.withLockedValue { $0 = false }
+            replacing.withLock { $0 = false }
             // Released, the write is saved after all, with what the holder saved.
             #expect(pollUntil(waitLimit) { propertyList(at: heldFile)?["lockedSuiteValue"] as? Int == 1 })
             #expect(heardAfter < promptly)

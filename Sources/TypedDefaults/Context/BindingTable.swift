@@ -10,7 +10,7 @@ struct BindingTable<Entry> {
         let storedName: String
         let nameHash: Int
         let valueType: ObjectIdentifier
-        var entry: Entry
+        let entry: Entry
     }
 
     /// A power of two, at most half full, so that a search ends at an empty slot after a few steps.
@@ -28,21 +28,6 @@ struct BindingTable<Entry> {
             index = (index &+ 1) & mask
         }
         return nil
-    }
-
-    /// Changes the entry of `storedName` with `valueType`, if there is one.
-    mutating func update(
-        _ storedName: String, nameHash: Int, valueType: ObjectIdentifier, _ change: (inout Entry) -> Void
-    ) {
-        let mask = slots.count - 1
-        var index = nameHash & mask
-        while let slot = slots[index] {
-            if slot.nameHash == nameHash, slot.valueType == valueType, slot.storedName == storedName {
-                change(&slots[index]!.entry)
-                return
-            }
-            index = (index &+ 1) & mask
-        }
     }
 
     /// Every name with an entry.

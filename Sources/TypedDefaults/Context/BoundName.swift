@@ -4,21 +4,22 @@ extension NameBindings {
     /// A bound name: the key object that bound it first, and the name as Swift's Observation sees it.
     ///
     /// A class: a lookup takes a reference, where a struct of existentials was copied field by field
-    /// through generic witnesses. Its `var`s change only under the table's lock.
+    /// through generic witnesses. What changes in it is reached only with the table's proof
+    /// (`BindingsHeld`), which only code holding the table's lock has.
     final class BoundName {
         let firstKeyObject: ObjectIdentifier
         let tracked: any TrackedName
         let first: FirstKey
+        /// The domain was prepared before the name was bound (`StorageContext.bind`).
+        let prepared: DomainPrepared
         /// Set once a key object of the name gave a default other than the registered one: from then on
         /// every read of the name tells a stored value from that default, and every other key object is
         /// compared with the name's record.
-        var defaultChanged: Bool
-        /// The domain was prepared before the name was bound (`StorageContext.bind`).
-        let prepared: DomainPrepared
+        private var defaultChangedNow: Bool
         /// The name's value as a read of its value type last gave it (a `CachedValue<Value>`), and the
         /// generation it was read at.
-        var cachedGeneration: UInt64 = 0
-        var cached: AnyObject?
+        private var cachedGeneration: UInt64 = 0
+        private var cachedValue: AnyObject?
 
         init(
             firstKeyObject: ObjectIdentifier, tracked: any TrackedName, first: FirstKey, defaultChanged: Bool,
@@ -27,8 +28,23 @@ extension NameBindings {
             self.firstKeyObject = firstKeyObject
             self.tracked = tracked
             self.first = first
-            self.defaultChanged = defaultChanged
+            defaultChangedNow = defaultChanged
             self.prepared = prepared
+        }
+
+        func defaultChanged(_ held: borrowing BindingsHeld) -> Bool { defaultChangedNow }
+
+        func markDefaultChanged(_ held: borrowing BindingsHeld) { defaultChangedNow = true }
+
+        /// The value cached at `generation`, if any (nil: nothing may be cached).
+        func cached(at generation: UInt64?, _ held: borrowing BindingsHeld) -> AnyObject? {
+            generation != nil && generation == cachedGeneration ? cachedValue : nil
+        }
+
+        /// Keeps `value` (nil: forgets the cached value) as read at `generation`.
+        func keep(_ value: AnyObject?, at generation: UInt64, _ held: borrowing BindingsHeld) {
+            cachedGeneration = generation
+            cachedValue = value
         }
     }
 }

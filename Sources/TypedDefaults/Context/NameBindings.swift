@@ -53,6 +53,13 @@ final class NameBindings: @unchecked Sendable {
         var promisedOnlyLibraryWrites = false
         /// Debug builds: cached reads under the promise until the next is checked (`ReadCache.checkInterval`).
         var readsUntilCheck = 1
+
+        fileprivate init() {}
+
+        /// Proof that the table's lock is held, for what changes in a bound name (`BoundName`).
+        var held: BindingsHeld {
+            @inline(__always) get { BindingsHeld() }
+        }
     }
 
     /// The key that bound a name, held (a freed key's address may be given to the next key object
@@ -82,8 +89,8 @@ final class NameBindings: @unchecked Sendable {
             guard let bound = table.bindings.entry(for: storedName, nameHash: nameHash, valueType: valueType) else {
                 return nil
             }
-            if bound.firstKeyObject == keyObject { return (bound.tracked, nil, bound.defaultChanged, bound.prepared) }
-            return (bound.tracked, bound.first, bound.defaultChanged, bound.prepared)
+            let changed = bound.defaultChanged(table.held)
+            return (bound.tracked, bound.firstKeyObject == keyObject ? nil : bound.first, changed, bound.prepared)
         }
     }
 
@@ -111,12 +118,12 @@ final class NameBindings: @unchecked Sendable {
                 return nil
             }
             let generation = storageGeneration ?? (table.promisedOnlyLibraryWrites ? table.generation : nil)
-            var cached: AnyObject?
-            if let generation, bound.cachedGeneration == generation { cached = bound.cached }
-            guard let value = cached, bound.firstKeyObject == keyObject, !bound.defaultChanged else {
+            let cached = bound.cached(at: generation, table.held)
+            let changed = bound.defaultChanged(table.held)
+            guard let value = cached, bound.firstKeyObject == keyObject, !changed else {
                 return .bound(
                     tracked: bound.tracked, other: bound.firstKeyObject == keyObject ? nil : bound.first,
-                    changed: bound.defaultChanged, prepared: bound.prepared, generation: generation, cached: cached)
+                    changed: changed, prepared: bound.prepared, generation: generation, cached: cached)
             }
             var check = false
             #if DEBUG
@@ -140,14 +147,15 @@ final class NameBindings: @unchecked Sendable {
             guard let bound = table.bindings.entry(for: storedName, nameHash: nameHash, valueType: valueType) else {
                 return false
             }
-            return bound.cached === value && bound.cachedGeneration == table.generation
+            return bound.cached(at: table.generation, table.held) === value
         }
     }
 
     /// Forgets the cached value of `storedName` with `valueType` (a promise found broken).
     func forgetCached(_ storedName: String, nameHash: Int, valueType: ObjectIdentifier) {
         table.withLockedValue { table in
-            table.bindings.entry(for: storedName, nameHash: nameHash, valueType: valueType)?.cached = nil
+            table.bindings.entry(for: storedName, nameHash: nameHash, valueType: valueType)?.keep(
+                nil, at: 0, table.held)
         }
     }
 
@@ -162,8 +170,7 @@ final class NameBindings: @unchecked Sendable {
             guard now == generation,
                 let bound = table.bindings.entry(for: storedName, nameHash: nameHash, valueType: valueType)
             else { return }
-            bound.cachedGeneration = generation
-            bound.cached = value
+            bound.keep(value, at: generation, table.held)
         }
     }
 
@@ -202,9 +209,10 @@ final class NameBindings: @unchecked Sendable {
         table.withLockedValue { table in
             if let bound = table.bindings.entry(for: storedName, nameHash: nameHash, valueType: valueType) {
                 guard differs else {
-                    return KeyBinding(tracked: bound.tracked, defaultChanged: bound.defaultChanged, prepared: prepared)
+                    return KeyBinding(
+                        tracked: bound.tracked, defaultChanged: bound.defaultChanged(table.held), prepared: prepared)
                 }
-                table.bindings.update(storedName, nameHash: nameHash, valueType: valueType) { $0.defaultChanged = true }
+                bound.markDefaultChanged(table.held)
                 return KeyBinding(tracked: bound.tracked, defaultChanged: true, prepared: prepared)
             }
             table.bindings.insert(
@@ -220,7 +228,8 @@ final class NameBindings: @unchecked Sendable {
     /// default.
     func markDefaultChanged(_ storedName: String, nameHash: Int, valueType: ObjectIdentifier) {
         table.withLockedValue { table in
-            table.bindings.update(storedName, nameHash: nameHash, valueType: valueType) { $0.defaultChanged = true }
+            table.bindings.entry(for: storedName, nameHash: nameHash, valueType: valueType)?.markDefaultChanged(
+                table.held)
         }
     }
 
@@ -369,4 +378,10 @@ struct KeyBinding {
 enum LaunchArguments {
     static let names: Set<String> = Set(
         CommandLine.arguments.dropFirst().lazy.filter { $0.hasPrefix("-") }.map { String($0.dropFirst()) })
+}
+
+/// Proof that a storage's binding table is locked (`NameBindings.Table.held`): what changes in a bound
+/// name is reached only with it.
+struct BindingsHeld: ~Copyable {
+    fileprivate init() {}
 }

@@ -297,9 +297,9 @@ extension DefaultsStore {
     }
 
     /// `key`'s value (with `initial`), then its value after each change, in the storage's order of
-    /// changes: what `updates` and the Combine publisher hand out. `enqueue` may be called with a lock
-    /// held, so it must only queue the value; `drain` follows with no lock held, to hand queued values
-    /// over.
+    /// changes: what `updates` and the Combine publisher hand out. `enqueue` runs under the feed's lock
+    /// (`LockRank.feed`; debug builds check that it takes no lock but a leaf), so it only queues the
+    /// value; `drain` follows with no lock held, to hand queued values over.
     package func feed<Value>(
         of key: UserDefaultTypedKey<Value>, initial: Bool,
         enqueue: @escaping @Sendable (Value) -> Void, drain: @escaping @Sendable () -> Void
@@ -307,7 +307,7 @@ extension DefaultsStore {
         // The first value is read after subscribing: a change numbered up to that read is in the first
         // value and is not sent again; later ones are sent, those that arrive before the first value is
         // sent held back until it is.
-        let state = Locked<(firstSequence: UInt64?, held: [(sequence: UInt64, value: Value)])>((nil, []))
+        let state = Locked<(firstSequence: UInt64?, held: [(sequence: UInt64, value: Value)])>(.feed, (nil, []))
         // In commit order: two writers' deliveries can cross once the write order is released.
         let observer = addObserver(of: key) { change, sequence in
             state.withLockedValue { state in

@@ -100,7 +100,13 @@ public enum ErrorReporting {
     /// error. The handler runs on the library's report queue, one report at a time, a moment after the
     /// error (see ``ErrorReporting``).
     public static func setHandler(_ newHandler: (@Sendable (DefaultsError) -> Void)?) {
-        queued.withLockedValue(waking: false) { $0.handler = newHandler }
+        let replaced = queued.withLockedValue(waking: false) { queued in
+            defer { queued.handler = newHandler }
+            return queued.handler
+        }
+        // Released here, past the lock: what the handler held may be the app's objects, whose `deinit`
+        // may call the library (a store freed, an error reported).
+        withExtendedLifetime(replaced) {}
     }
 
     /// Queues `error` for the handler; returns at once, whatever locks the caller holds.

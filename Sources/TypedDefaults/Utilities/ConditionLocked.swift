@@ -2,7 +2,8 @@ import Foundation
 
 /// A value guarded by a condition lock: as `Locked`, and a thread may wait until the value is what it
 /// needs (every change wakes the waiters). For an observer's running callbacks, which `cancel()` waits
-/// for, and the saves the Linux saver's scheduler waits to run.
+/// for, and the saves the Linux saver's scheduler waits to run. A leaf of the lock order, checked as
+/// `Locked`'s are in debug builds: taken under any lock, it takes none while held.
 final class ConditionLocked<State> {
     private let condition = NSCondition()
     @exclusivity(unchecked) private var state: State
@@ -14,26 +15,36 @@ final class ConditionLocked<State> {
     /// `body` with the lock; waiters are woken after it, to look at the value again, unless `waking` is
     /// false (a change no waiter waits for).
     func withLockedValue<Result>(waking: Bool = true, _ body: (inout State) throws -> Result) rethrows -> Result {
+        LockOrder.willTake(.leaf)
         condition.lock()
         defer {
             if waking { condition.broadcast() }
             condition.unlock()
+            LockOrder.didRelease(.leaf)
         }
         return try body(&state)
     }
 
     /// Waits until `isReady` holds for the value.
     func wait(until isReady: (State) -> Bool) {
+        LockOrder.willTake(.leaf)
         condition.lock()
-        defer { condition.unlock() }
+        defer {
+            condition.unlock()
+            LockOrder.didRelease(.leaf)
+        }
         while !isReady(state) { condition.wait() }
     }
 
     /// Waits until `isReady` holds for the value or `deadline` passes; whether it holds.
     @discardableResult
     func wait(until isReady: (State) -> Bool, before deadline: Date) -> Bool {
+        LockOrder.willTake(.leaf)
         condition.lock()
-        defer { condition.unlock() }
+        defer {
+            condition.unlock()
+            LockOrder.didRelease(.leaf)
+        }
         while !isReady(state) {
             if !condition.wait(until: deadline) { return isReady(state) }
         }

@@ -113,11 +113,10 @@ struct TurnsTaken {
 // what the state holds, so the box is `Sendable` only when the state is.
 extension Locked: @unchecked Sendable where State: Sendable {}
 
-/// The order in which a thread may take the library's locks that span several steps: a lock is only
-/// ever taken while the thread holds locks of lower ranks. Written once, here; `Locked` checks it in
-/// debug builds. Leaf boxes (`.leaf`: a saver's pending writes, its bring-in queue, the bindings) are
-/// taken under any of these and take nothing themselves; they are not recorded (a record costs every
-/// read through a key in a debug build).
+/// The order in which a thread may take the library's locks: a lock is only ever taken while the thread
+/// holds locks of lower ranks. Written once, here; `Locked` checks it in debug builds, leaf boxes
+/// (`.leaf`: a saver's pending writes, the bindings, every box with no rank of its own) included: a
+/// leaf is taken under any lock, and takes none while held.
 package enum LockRank: Int, Comparable, Sendable {
     /// A context's turn for `modify` (ChangeLog).
     case modify = 1
@@ -129,6 +128,9 @@ package enum LockRank: Int, Comparable, Sendable {
     case bringingIn
     /// A context's write order: a value, its record for saving and its number (ChangeLog).
     case writeOrder
+    /// A feed's order of values (`DefaultsStore.feed`): the queue it hands them to (`DemandFeed`'s box,
+    /// a leaf, or an `AsyncStream`'s) is taken under it.
+    case feed
     /// Any other box.
     case leaf
 
@@ -146,36 +148,41 @@ enum LockOrder {
     }
 
     #if DEBUG
-        private static let key = "TypedDefaults.heldLockRanks"
+        /// The ranks this thread holds, a bit each (a thread holds a rank at most once: `willTake` refuses
+        /// a second), kept per thread without a lock: Foundation's per-thread dictionary cost every lock
+        /// of a debug build hundreds of instructions.
+        private static let key: pthread_key_t = {
+            var key = pthread_key_t()
+            _ = pthread_key_create(&key, nil)
+            return key
+        }()
 
-        private static var held: [LockRank] {
-            get { Thread.current.threadDictionary[key] as? [LockRank] ?? [] }
-            set { Thread.current.threadDictionary[key] = newValue }
+        private static var held: Int {
+            get { Int(bitPattern: pthread_getspecific(key)) }
+            set { _ = pthread_setspecific(key, UnsafeRawPointer(bitPattern: newValue)) }
         }
 
+        private static func bit(_ rank: LockRank) -> Int { 1 << rank.rawValue }
+
         static func willTake(_ rank: LockRank) {
-            guard rank != .leaf else { return }
-            var ranks = held
-            if let highest = ranks.max(), highest >= rank {
+            let ranks = held
+            // A rank at or above `rank` is held: its bit is `rank`'s or a higher one.
+            if ranks >= bit(rank), let highest = LockRank(rawValue: Int.bitWidth - 1 - ranks.leadingZeroBitCount) {
                 preconditionFailure("TypedDefaults lock order: \(rank) taken while holding \(highest)")
             }
-            ranks.append(rank)
-            held = ranks
+            held = ranks | bit(rank)
         }
 
         static func didRelease(_ rank: LockRank) {
-            guard rank != .leaf else { return }
-            var ranks = held
-            if let index = ranks.lastIndex(of: rank) { ranks.remove(at: index) }
-            held = ranks
+            held &= ~bit(rank)
         }
 
         /// User code ranks below every lock (`UserCode`): it runs with none held, but a step's own turn
         /// (`modify`'s transform runs inside it, on purpose) when `insideStep`.
         static func checkUserCodeMayRun(insideStep: Bool) {
-            let ranks = held
-            let allowed: Set<LockRank> = insideStep ? [.modify, .saving, .suiteFile, .bringingIn] : []
-            if let taken = ranks.first(where: { !allowed.contains($0) }) {
+            let allowed = insideStep ? bit(.modify) | bit(.saving) | bit(.suiteFile) | bit(.bringingIn) : 0
+            let forbidden = held & ~allowed
+            if forbidden != 0, let taken = LockRank(rawValue: forbidden.trailingZeroBitCount) {
                 preconditionFailure(
                     "TypedDefaults lock order: code that is not the library's called while holding \(taken)")
             }
