@@ -37,14 +37,19 @@ final class ReportQueue: Sendable {
     /// the registry each time.
     func watch(_ name: String, of context: StorageContext) {
         let log = context.log
-        guard let externalStorage = log.externalStorage, externalStorage.canWatchChanges(ofKey: name) else { return }
-        // The storage's own locks (key-value observing's) are never taken under the write order: a report
-        // on another thread may be waiting for that lock while holding them.
+        // The storage's calls go through the door for code that is not the library's, under no lock of
+        // the library but a step's turns (checked in debug builds): its own locks (key-value observing's)
+        // are never taken under the write order, where a report on another thread may wait for them.
+        guard let externalStorage = log.externalStorage,
+            UserCode.runUnmarked(insideStep: true, { externalStorage.canWatchChanges(ofKey: name) })
+        else { return }
         var started: (any ExternalChangeWatch)?
         if log.writeOrder.withLockedValue({ needsWatching(name, in: $0, of: log) && $0.externalWatches[name] == nil }) {
-            started = externalStorage.watchChanges(ofKey: name) { [weak context] in
-                guard let context else { return }
-                context.log.reports.change(of: name, of: context)
+            started = UserCode.runUnmarked(insideStep: true) {
+                externalStorage.watchChanges(ofKey: name) { [weak context] in
+                    guard let context else { return }
+                    context.log.reports.change(of: name, of: context)
+                }
             }
         }
         let unused = log.writeOrder.withLockedValue { order -> [any ExternalChangeWatch] in
@@ -60,7 +65,7 @@ final class ReportQueue: Sendable {
             }
             return unused
         }
-        for watch in unused { watch.stop() }
+        for watch in unused { UserCode.runUnmarked(insideStep: true) { watch.stop() } }
     }
 
     /// A report that `name` may have changed by other means: read again, and heard as a change when it

@@ -47,7 +47,8 @@ package final class DemandFeed<Value: Sendable>: Sendable {
         }
         guard isDeliverer else { return }
         while let value = next() {
-            let more = receive(value)
+            // The consumer's code (a Combine subscriber's), through the one door: no lock held, checked.
+            let more = UserCode.run { receive(value) }
             state.withLockedValue { $0.demand = Self.adding($0.demand, more) }
         }
     }

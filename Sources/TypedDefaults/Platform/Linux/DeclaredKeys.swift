@@ -86,8 +86,12 @@
     extension LinuxSaver {
         /// Records `key` for the suite's manifest, written by the next save.
         func declare(from declaration: KeyDeclaration, _ key: () -> DeclaredKey) {
-            // The key is made outside the lock: its default's description may be the app's code.
-            guard file != nil, declarations.admits(declaration), declarations.declare(key()) else {
+            // The key is made through the door for code that is not the library's, under no lock but a
+            // step's turns (a first use inside `modify`'s transform; checked in debug builds): its
+            // default's description may be the app's code.
+            guard file != nil, declarations.admits(declaration),
+                declarations.declare(UserCode.runUnmarked(insideStep: true, key))
+            else {
                 return
             }
             SaveScheduler.shared.schedule(self, after: Self.saveDelay)
