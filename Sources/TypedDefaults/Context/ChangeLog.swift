@@ -105,8 +105,9 @@ extension ChangeLog {
     /// Runs `body` as one step of the storage's write order, atomic against every other write in
     /// this process and, on Linux, inside the suite's file lock against other processes' saves
     /// (`exclusively`): `read` gives what a name stores (values other processes saved are in), `write`
-    /// commits. `body` runs with the write order held: it must not call the library. Observers hear of
-    /// the changes when the step ends, once every lock is released (`exclusively`), whichever way it ends.
+    /// commits. `body` runs with the write order held: a call into the library there would take it again,
+    /// which stops a debug build (`LockOrder`). Observers hear of the changes when the step ends, once
+    /// every lock is released (`exclusively`), whichever way it ends.
     func compoundStep<Result>(
         _ prepared: DomainPrepared, names: [String],
         _ body: (_ read: (String) -> Any?, _ write: (Any?, String) -> Void) throws -> Result

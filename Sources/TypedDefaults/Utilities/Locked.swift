@@ -177,9 +177,11 @@ enum LockOrder {
             held &= ~bit(rank)
         }
 
-        /// User code ranks below every lock (`UserCode`): it runs with none held, but a step's own turn
-        /// (`modify`'s transform runs inside it, on purpose) when `insideStep`.
-        static func checkUserCodeMayRun(insideStep: Bool) {
+        /// Stops a debug build when this thread holds a lock of the library, but a step's turns where
+        /// `insideStep`: where code that is not the library's runs (user code ranks below every lock,
+        /// `UserCode`; `modify`'s transform runs inside its step's turn, on purpose), where changes are
+        /// announced, and where a domain is first prepared (file work and Foundation's read of it).
+        static func checkNoLockHeld(insideStep: Bool) {
             let allowed = insideStep ? bit(.modify) | bit(.saving) | bit(.suiteFile) | bit(.bringingIn) : 0
             let forbidden = held & ~allowed
             if forbidden != 0, let taken = LockRank(rawValue: forbidden.trailingZeroBitCount) {
@@ -188,7 +190,7 @@ enum LockOrder {
             }
         }
     #else
-        @inline(__always) static func checkUserCodeMayRun(insideStep: Bool) {}
+        @inline(__always) static func checkNoLockHeld(insideStep: Bool) {}
         @inline(__always) static func willTake(_ rank: LockRank) {}
         @inline(__always) static func didRelease(_ rank: LockRank) {}
     #endif

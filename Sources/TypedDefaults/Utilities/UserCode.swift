@@ -51,7 +51,7 @@ enum UserCode {
     /// may hold; the write order, which every write takes, it may not.
     @inline(__always)
     static func run<Result>(insideStep: Bool = false, _ body: () throws -> Result) rethrows -> Result {
-        LockOrder.checkUserCodeMayRun(insideStep: insideStep)
+        LockOrder.checkNoLockHeld(insideStep: insideStep)
         return try marked(by: userCodeStep, body)
     }
 
@@ -75,7 +75,7 @@ enum UserCode {
     /// inlined into the app, where this internal door cannot go.
     @inline(__always)
     static func runUnmarked<Result>(insideStep: Bool = false, _ body: () throws -> Result) rethrows -> Result {
-        LockOrder.checkUserCodeMayRun(insideStep: insideStep)
+        LockOrder.checkNoLockHeld(insideStep: insideStep)
         return try body()
     }
 

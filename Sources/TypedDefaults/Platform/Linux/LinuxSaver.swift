@@ -30,8 +30,8 @@
         let saves: SaveLock
         /// What others saved, on its way into memory.
         let inbox: SavedChangeInbox
-        /// Whether the domain is ready (`prepare`). Taken before any other lock of the saver's (the
-        /// context prepares its domain before it takes a lock of its own), and held while preparing.
+        /// Whether the domain is ready (`prepare`): the first caller prepares it, with the box released;
+        /// the others wait on it. A leaf, as every box without a rank (checked in debug builds).
         let status = ConditionLocked(Status())
         let declarations = DeclaredKeys()
 
@@ -122,8 +122,8 @@
         /// goes. Every caller waits until that is done: a read racing with Foundation's first read sees an
         /// empty domain.
         func prepare(receivingIn receiver: any SavedChangeReceiver) {
-            // The first caller prepares with no lock held (inotify, Foundation's read of the file); the
-            // others wait until it is done.
+            // The first caller prepares under no lock but a step's turns (checked); the others wait for it.
+            LockOrder.checkNoLockHeld(insideStep: true)
             let preparesHere = status.withLockedValue(waking: false) { status in
                 guard status.preparation == .notStarted else { return false }
                 status.preparation = .preparing
