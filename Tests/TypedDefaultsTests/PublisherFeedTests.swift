@@ -202,3 +202,35 @@ struct MainActorWatchTests {
         }
     }
 }
+
+/// A value of the app's that is an object, whose `deinit` reads the store it came from.
+private final class Reading: UserDefaultConvertible {
+    let count: Int
+    init?(userDefaultsObject: Any) {
+        guard let count = userDefaultsObject as? Int else { return nil }
+        self.count = count
+    }
+    var userDefaultsObject: Any? { count }
+    deinit { _ = feedStore[.launchCount] }
+}
+private let feedStore = DefaultsStore(storage: InMemoryStorage())
+
+@Suite("Values a subscriber does not want are freed past the library's locks")
+struct DroppedFeedValueTests {
+    /// A subscriber that wants nothing yet keeps only the latest value: each one it drops, and the
+    /// queue's values when it ends, may be the app's objects whose `deinit` reads the store. They are
+    /// freed past every lock (the feed's and the queue's). Before, inside both: a debug build stopped
+    /// at the first drop (a lock taken while holding another); a `deinit` that touched the same feed
+    /// would have waited for itself.
+    @Test func droppedAndEndedValuesAreFreedWithNoLockHeld() async {
+        await #expect(processExitsWith: .success) {
+            endThisProcessIfItHangs()
+            let key = UserDefaultTypedKey<Reading?>("feedReading")
+            let feed = DemandFeed<Reading?> { _ in 0 }
+            let token = feedStore.feed(of: key, initial: true, enqueue: feed.enqueue, drain: feed.drain)
+            for count in 1...5 { feedStore[key] = Reading(userDefaultsObject: count) }
+            feed.end()
+            token.cancel()
+        }
+    }
+}

@@ -513,3 +513,63 @@ struct ReadCacheLaunchArgumentTests {
         #expect(result.standardError.isEmpty, "\(result.standardError)")
     }
 }
+
+/// A store over memory keeps reads (its storage tells when it changes); a `Tally` read from it reads
+/// the store again when freed.
+private let keptReadsStore = DefaultsStore(storage: InMemoryStorage())
+private let tallyKey = UserDefaultTypedKey<Tally?>("keptTally")
+private let otherKey = UserDefaultTypedKey<Int>("keptOther", defaultValue: 0)
+
+/// A value of the app's that is an object, whose `deinit` calls the library.
+private final class Tally: UserDefaultConvertible {
+    let count: Int
+    init(_ count: Int) { self.count = count }
+    init?(userDefaultsObject: Any) {
+        guard let count = userDefaultsObject as? Int else { return nil }
+        self.count = count
+    }
+    var userDefaultsObject: Any? { count }
+    deinit { _ = keptReadsStore[otherKey] }
+}
+
+@Suite("A kept value is freed past the library's locks")
+struct KeptValueFreeingTests {
+    /// A kept read replaced by the next read frees the value it held, which may be the app's object
+    /// whose `deinit` reads the store: that runs past the binding table's lock. Before, it ran inside
+    /// it, and the read waited for itself for good (the child's watchdog ends it with status 3).
+    @Test func aKeptValueWhoseDeinitReadsTheStoreIsReplacedWithoutWaiting() async {
+        await #expect(processExitsWith: .success) {
+            endThisProcessIfItHangs()
+            for count in 1...3 {
+                keptReadsStore[tallyKey] = Tally(count)
+                guard keptReadsStore[tallyKey]?.count == count else { exit(4) }
+            }
+        }
+    }
+}
+
+/// A `Codable` value of the app's that is an object, whose `deinit` reads another `Codable` key.
+private final class Note: Codable, UserDefaultConvertible {
+    let text: String
+    init(_ text: String) { self.text = text }
+    deinit { _ = keptReadsStore[otherNoteKey] }
+}
+private let noteKey = UserDefaultTypedKey<Note?>("keptNote")
+private let otherNoteKey = UserDefaultTypedKey<Note?>("keptOtherNote")
+
+extension KeptValueFreeingTests {
+    /// Decoded JSON is kept by its text, up to `DecodedJSONCache.capacity` texts, then dropped all at
+    /// once: what it drops is freed past the lock, so an app's object whose `deinit` reads another
+    /// `Codable` key (the same cache) does not wait for itself. 600 texts: below the bound, at it (the
+    /// drop), and past it.
+    @Test func decodedValuesWhoseDeinitReadsTheStoreAreDroppedWithoutWaiting() async {
+        await #expect(processExitsWith: .success) {
+            endThisProcessIfItHangs()
+            keptReadsStore[otherNoteKey] = Note("other")
+            for count in 0..<600 {
+                keptReadsStore[noteKey] = Note("\(count)")
+                guard keptReadsStore[noteKey]?.text == "\(count)" else { exit(4) }
+            }
+        }
+    }
+}

@@ -218,10 +218,7 @@ struct UserCodeDoorTests {
     /// inside it, and the process waited for itself for good (the child's watchdog ends it with status 3).
     @Test func aReplacedHandlerFreesWhatItHeldPastTheLibrarysLock() async {
         await #expect(processExitsWith: .success) {
-            Thread.detachNewThread {
-                Thread.sleep(forTimeInterval: 20)
-                exit(3)
-            }
+            endThisProcessIfItHangs()
             /// Puts the default handler back when freed.
             final class Restores: Sendable {
                 deinit { ErrorReporting.setHandler(nil) }

@@ -41,10 +41,12 @@ extension NameBindings {
             generation != nil && generation == cachedGeneration ? cachedValue : nil
         }
 
-        /// Keeps `value` (nil: forgets the cached value) as read at `generation`.
-        func keep(_ value: AnyObject?, at generation: UInt64, _ held: borrowing BindingsHeld) {
-            cachedGeneration = generation
-            cachedValue = value
+        /// Keeps `value` (nil: forgets the cached value) as read at `generation`; returns the value it
+        /// replaces, for the caller to free past the table's lock: a kept value may be the app's object,
+        /// whose `deinit` may read the store.
+        func keep(_ value: AnyObject?, at generation: UInt64, _ held: borrowing BindingsHeld) -> AnyObject? {
+            defer { (cachedGeneration, cachedValue) = (generation, value) }
+            return cachedValue
         }
     }
 }

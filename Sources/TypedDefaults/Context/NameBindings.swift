@@ -153,10 +153,11 @@ final class NameBindings: @unchecked Sendable {
 
     /// Forgets the cached value of `storedName` with `valueType` (a promise found broken).
     func forgetCached(_ storedName: String, nameHash: Int, valueType: ObjectIdentifier) {
-        table.withLockedValue { table in
+        let forgotten = table.withLockedValue { table in
             table.bindings.entry(for: storedName, nameHash: nameHash, valueType: valueType)?.keep(
                 nil, at: 0, table.held)
         }
+        withExtendedLifetime(forgotten) {}  // freed here, past the lock (`BoundName.keep`)
     }
 
     /// Keeps `value` as the name's cached value, read at `generation`, unless the generation has moved
@@ -165,13 +166,14 @@ final class NameBindings: @unchecked Sendable {
         _ value: AnyObject, for storedName: String, nameHash: Int, valueType: ObjectIdentifier, generation: UInt64,
         storageGeneration: UInt64?
     ) {
-        table.withLockedValue { table in
+        let replaced = table.withLockedValue { table -> AnyObject? in
             let now = storageGeneration ?? (table.promisedOnlyLibraryWrites ? table.generation : nil)
             guard now == generation,
                 let bound = table.bindings.entry(for: storedName, nameHash: nameHash, valueType: valueType)
-            else { return }
-            bound.keep(value, at: generation, table.held)
+            else { return nil }
+            return bound.keep(value, at: generation, table.held)
         }
+        withExtendedLifetime(replaced) {}  // freed here, past the lock (`BoundName.keep`)
     }
 
     /// Every cached value is stale from now on: a change the library made or heard of, once the app

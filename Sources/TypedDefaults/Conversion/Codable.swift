@@ -45,10 +45,15 @@ enum DecodedJSONCache {
         let key = Key(type: ObjectIdentifier(Value.self), text: text)
         if let cached = ProcessState.withState({ $0.decodedJSON[key] }) as? Value { return cached }
         guard let value = decode() else { return nil }
-        ProcessState.withState { state in
-            if state.decodedJSON.count >= capacity { state.decodedJSON.removeAll(keepingCapacity: true) }
-            state.decodedJSON[key] = value
+        let dropped = ProcessState.withState { state -> [Key: any Sendable] in
+            var dropped: [Key: any Sendable] = [:]
+            if state.decodedJSON.count >= capacity { swap(&dropped, &state.decodedJSON) }
+            if let replaced = state.decodedJSON.updateValue(value, forKey: key) { dropped[key] = replaced }
+            return dropped
         }
+        // Freed here, past the lock: a decoded value may be the app's object, whose `deinit` may read
+        // the store (and this cache).
+        withExtendedLifetime(dropped) {}
         return value
     }
 }

@@ -320,13 +320,18 @@ extension DefaultsStore {
         }
         let token = ObservationToken(observers: [observer], context: context)
         let current = context.log.currentObject(forName: registeringStoredName(key))
-        state.withLockedValue { state in
-            if initial { enqueue(Self.value(of: key, from: current.object)) }
+        let first = initial ? [Self.value(of: key, from: current.object)] : []
+        let replayed = state.withLockedValue { state in
+            for value in first { enqueue(value) }
             for change in state.held where change.sequence > current.sequence {
                 enqueue(change.value)
             }
-            state = (current.sequence, [])
+            defer { state = (current.sequence, []) }
+            return state.held
         }
+        // Freed here, past the feed's lock: a value may be the app's object, whose `deinit` may call the
+        // library.
+        withExtendedLifetime((first, replayed)) {}
         drain()
         return token
     }

@@ -11,6 +11,10 @@ package final class DemandFeed<Value: Sendable>: Sendable {
         /// Values the consumer still wants; `Int.max` for no limit.
         var demand = 0
         var queued: [Value] = []
+        /// Values dropped while the lock was held (a caller's lock too: `enqueue` runs under the feed's),
+        /// freed by the next `drain`, past every lock: a value may be the app's object, whose `deinit` may
+        /// call the library.
+        var dropped: [Value] = []
         var isDelivering = false
         var isEnded = false
     }
@@ -27,7 +31,10 @@ package final class DemandFeed<Value: Sendable>: Sendable {
         state.withLockedValue { state in
             guard !state.isEnded else { return }
             // Keep the values the demand covers, then this one in place of any other uncovered one.
-            if state.queued.count > state.demand { state.queued.removeLast(state.queued.count - state.demand) }
+            if state.queued.count > state.demand {
+                state.dropped += state.queued[state.demand...]
+                state.queued.removeLast(state.queued.count - state.demand)
+            }
             state.queued.append(value)
         }
     }
@@ -40,11 +47,14 @@ package final class DemandFeed<Value: Sendable>: Sendable {
 
     /// Hands the queued values the demand covers to `receive`, unless another thread is doing it.
     package func drain() {
+        var dropped: [Value] = []
         let isDeliverer = state.withLockedValue { state in
+            swap(&dropped, &state.dropped)
             guard !state.isDelivering, state.demand > 0, !state.queued.isEmpty, !state.isEnded else { return false }
             state.isDelivering = true
             return true
         }
+        dropped = []  // freed here, past the lock
         guard isDeliverer else { return }
         while let value = next() {
             // The consumer's code (a Combine subscriber's), through the one door: no lock held, checked.
@@ -55,10 +65,12 @@ package final class DemandFeed<Value: Sendable>: Sendable {
 
     /// Ends the feed: nothing is handed over after the value being handed over now, if any.
     package func end() {
-        state.withLockedValue { state in
+        let dropped = state.withLockedValue { state in
             state.isEnded = true
-            state.queued = []
+            defer { (state.queued, state.dropped) = ([], []) }
+            return state.queued + state.dropped
         }
+        withExtendedLifetime(dropped) {}  // freed here, past the lock
     }
 
     /// The next value to hand over, counted against the demand; nil (and delivery over) when none is.

@@ -113,3 +113,12 @@ final class ReportedErrors: Sendable {
         return recorder.all
     }
 }
+
+/// In an exit test's child: ends the process with status 3 after `seconds`, so that a child that waits
+/// for itself for good fails its test, in a time limit, instead of holding the run.
+func endThisProcessIfItHangs(after seconds: TimeInterval = 20) {
+    Thread.detachNewThread {
+        Thread.sleep(forTimeInterval: seconds)
+        exit(3)
+    }
+}
