@@ -234,7 +234,7 @@ struct UserCodeDoorTests {
 
 /// Where the library calls code that is not its own.
 enum UserCodeKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
-    case callback, initialCall, onChange, errorHandler, modifyTransform
+    case callback, initialCall, onChange, errorHandler, modifyTransform, subscriberReceive
     var testDescription: String { rawValue }
 }
 
@@ -318,6 +318,16 @@ struct UserCodeCallsEveryOperationTests {
                     runOnce()
                     value = 50
                 }
+            case .subscriberReceive:
+                // A Combine subscriber's `receive`, from a demand raised on this thread, out of every
+                // callback.
+                let feed = DemandFeed<Int> { _ in
+                    runOnce()
+                    return 0
+                }
+                let token = store.feed(of: level, initial: true, enqueue: feed.enqueue, drain: feed.drain)
+                feed.request(1)
+                token.cancel()
             }
         }
         #expect(returned, "\(kind) calling \(call) did not return")

@@ -61,6 +61,8 @@ package final class DemandFeed<Value: Sendable>: Sendable {
             let more = UserCode.run { receive(value) }
             state.withLockedValue { $0.demand = Self.adding($0.demand, more) }
         }
+        // What the consumer wrote out of an observer's turn, once out of its code (as after a handler).
+        Observer.deliverHeldBack()
     }
 
     /// Ends the feed: nothing is handed over after the value being handed over now, if any.
