@@ -21,15 +21,6 @@ struct WriteOrder {
     /// reads it, or the suite is listed. No read skips them (`StorageContext.storedObject`,
     /// `storedValues`, `bind` bring them in first).
     var deferred: [ExactText: Any] = [:]
-
-    /// Takes the values put aside for `names` (by their bytes), or all of them (`nil`).
-    mutating func takeDeferred(_ names: [String]?) -> [(name: String, object: Any?)] {
-        guard let names else {
-            defer { deferred = [:] }
-            return deferred.map { ($0.key.text, $0.value) }
-        }
-        return names.compactMap { name in deferred.removeValue(forKey: ExactText(name)).map { (name, $0) } }
-    }
     /// Names watched for changes made by other means (those with an observer), each with its watch and
     /// the object observers last heard of.
     var externalWatches: [String: (watch: any ExternalChangeWatch, last: Any?)] = [:]
@@ -72,6 +63,15 @@ struct WriteOrder {
     /// Starts the step that runs alone, on this thread.
     mutating func startStep() {
         exclusiveThread = ObjectIdentifier(Thread.current)
+    }
+
+    /// Takes the values put aside for `names` (by their bytes), or all of them (`nil`).
+    mutating func takeDeferred(_ names: [String]?) -> [(name: String, object: Any?)] {
+        guard let names else {
+            defer { deferred = [:] }
+            return deferred.map { ($0.key.text, $0.value) }
+        }
+        return names.compactMap { name in deferred.removeValue(forKey: ExactText(name)).map { (name, $0) } }
     }
 
     /// Ends the step that runs alone: the changes it kept, to be announced once its locks are released.

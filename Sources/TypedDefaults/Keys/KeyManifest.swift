@@ -136,7 +136,8 @@ package enum KeyManifest {
     package static let maximumSize = 1 << 20
     /// The most names a manifest records: far above an app's declared keys, and a bound on what every save
     /// of a suite costs. Past it, a key of a declaration the manifest has no name of replaces a name of the
-    /// declaration with the most (the saver's record of declarations): an app's own keys are recorded before per-item ones.
+    /// declaration with the most (the saver's record of declarations): an app's own keys are recorded
+    /// before per-item ones.
     package static let maximumKeys = 1_000
     /// The most names recorded from one declaration: a helper function that makes an app's keys (each a
     /// declared key, recorded), or a key made in a loop or per item (`UserDefaultTypedKey<Int>("score-\(id)",

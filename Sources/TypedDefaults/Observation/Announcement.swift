@@ -19,12 +19,12 @@ struct Announcement {
     }
 
     /// Delivers the change to each receiver, Swift's Observation first: with no lock held but a step's
-    /// turns (debug builds check it), since an observer may read and write the store, and call `modify`. Both are code that is not the
-    /// library's and run through its one door (`UserCode`): a change an observer or an `onChange` makes
-    /// meanwhile never waits for this one, which this thread has yet to deliver; it is delivered after
-    /// this one (`Observer.deliverHeldBack`). Every numbered change is delivered exactly
-    /// once: from the thread that numbered it, straight after its locks are released, or from the end of
-    /// the step it was numbered in (`ChangeLog.exclusively`).
+    /// turns (debug builds check it), since an observer may read and write the store, and call `modify`.
+    /// Both are code that is not the library's and run through its one door (`UserCode`): a change an
+    /// observer or an `onChange` makes meanwhile never waits for this one, which this thread has yet to
+    /// deliver; it is delivered after this one (`Observer.deliverHeldBack`). Every numbered change is
+    /// delivered exactly once: from the thread that numbered it, straight after its locks are released,
+    /// or from the end of the step it was numbered in (`ChangeLog.exclusively`).
     func deliver() {
         LockOrder.checkNoLockHeld(insideStep: true)
         tell(marking: !observers.isEmpty)

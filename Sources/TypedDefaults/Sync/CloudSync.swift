@@ -87,7 +87,8 @@ final class CloudSync: LocalChangeTap, @unchecked Sendable {
         guard let context else { return }
         let added = state.withLockedValue { state in newNames.filter { !state.names.contains($0) } }
         guard !added.isEmpty else { return }
-        let stored = added.map { (name: $0, object: context.storedObject(forName: $0, context.prepareDomain())) }
+        let prepared = context.prepareDomain()
+        let stored = added.map { (name: $0, object: context.storedObject(forName: $0, prepared)) }
         let now = clock()
         state.withLockedValue { state in
             for (name, object) in stored {

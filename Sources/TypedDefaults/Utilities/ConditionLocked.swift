@@ -15,40 +15,37 @@ final class ConditionLocked<State> {
     /// `body` with the lock; waiters are woken after it, to look at the value again, unless `waking` is
     /// false (a change no waiter waits for).
     func withLockedValue<Result>(waking: Bool = true, _ body: (inout State) throws -> Result) rethrows -> Result {
-        LockOrder.willTake(.leaf)
-        condition.lock()
-        defer {
-            if waking { condition.broadcast() }
-            condition.unlock()
-            LockOrder.didRelease(.leaf)
+        try locked {
+            defer { if waking { condition.broadcast() } }
+            return try body(&state)
         }
-        return try body(&state)
     }
 
     /// Waits until `isReady` holds for the value.
     func wait(until isReady: (State) -> Bool) {
-        LockOrder.willTake(.leaf)
-        condition.lock()
-        defer {
-            condition.unlock()
-            LockOrder.didRelease(.leaf)
-        }
-        while !isReady(state) { condition.wait() }
+        locked { while !isReady(state) { condition.wait() } }
     }
 
     /// Waits until `isReady` holds for the value or `deadline` passes; whether it holds.
     @discardableResult
     func wait(until isReady: (State) -> Bool, before deadline: Date) -> Bool {
+        locked {
+            while !isReady(state) {
+                if !condition.wait(until: deadline) { return isReady(state) }
+            }
+            return true
+        }
+    }
+
+    /// `body` with the condition's lock, recorded in the lock order as a leaf.
+    private func locked<Result>(_ body: () throws -> Result) rethrows -> Result {
         LockOrder.willTake(.leaf)
         condition.lock()
         defer {
             condition.unlock()
             LockOrder.didRelease(.leaf)
         }
-        while !isReady(state) {
-            if !condition.wait(until: deadline) { return isReady(state) }
-        }
-        return true
+        return try body()
     }
 }
 

@@ -151,30 +151,21 @@ enum LockOrder {
         /// The ranks this thread holds, a bit each (a thread holds a rank at most once: `willTake` refuses
         /// a second), kept per thread without a lock: Foundation's per-thread dictionary cost every lock
         /// of a debug build hundreds of instructions.
-        private static let key: pthread_key_t = {
-            var key = pthread_key_t()
-            _ = pthread_key_create(&key, nil)
-            return key
-        }()
-
-        private static var held: Int {
-            get { Int(bitPattern: pthread_getspecific(key)) }
-            set { _ = pthread_setspecific(key, UnsafeRawPointer(bitPattern: newValue)) }
-        }
+        private static let held = ThreadWord()
 
         private static func bit(_ rank: LockRank) -> Int { 1 << rank.rawValue }
 
         static func willTake(_ rank: LockRank) {
-            let ranks = held
+            let ranks = held.value
             // A rank at or above `rank` is held: its bit is `rank`'s or a higher one.
             if ranks >= bit(rank), let highest = LockRank(rawValue: Int.bitWidth - 1 - ranks.leadingZeroBitCount) {
                 preconditionFailure("TypedDefaults lock order: \(rank) taken while holding \(highest)")
             }
-            held = ranks | bit(rank)
+            held.value = ranks | bit(rank)
         }
 
         static func didRelease(_ rank: LockRank) {
-            held &= ~bit(rank)
+            held.value &= ~bit(rank)
         }
 
         /// Stops a debug build when this thread holds a lock of the library, but a step's turns where
@@ -183,7 +174,7 @@ enum LockOrder {
         /// announced, and where a domain is first prepared (file work and Foundation's read of it).
         static func checkNoLockHeld(insideStep: Bool) {
             let allowed = insideStep ? bit(.modify) | bit(.saving) | bit(.suiteFile) | bit(.bringingIn) : 0
-            let forbidden = held & ~allowed
+            let forbidden = held.value & ~allowed
             if forbidden != 0, let taken = LockRank(rawValue: forbidden.trailingZeroBitCount) {
                 preconditionFailure(
                     "TypedDefaults lock order: code that is not the library's called while holding \(taken)")

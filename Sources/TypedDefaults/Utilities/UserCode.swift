@@ -11,23 +11,14 @@ import Foundation
 /// waits for an observer's turn, and what it writes out of turn is held back and delivered by that
 /// thread once it is out (`Observer`).
 enum UserCode {
-    /// What the thread is in, kept per thread without a lock: a write that nobody observes still tells
-    /// Swift's Observation through this door, and Foundation's per-thread dictionary or a locked table
-    /// cost hundreds of instructions a write (the gated path).
-    private static let depthKey: pthread_key_t = {
-        var key = pthread_key_t()
-        // Without a key nothing is marked: the callback rules then fall back to waiting for turns.
-        _ = pthread_key_create(&key, nil)
-        return key
-    }()
-
     /// The thread's mark: bit 0 while it holds changes back (`Observer`) that it must deliver once out of
     /// user code; twice how many calls into a reporting storage it is inside (`runStorageCall`), below
-    /// `userCodeStep`; and `userCodeStep` times how many calls into user code it is inside now.
-    private static var mark: Int {
-        @inline(__always) get { Int(bitPattern: pthread_getspecific(depthKey)) }
-        @inline(__always) set { _ = pthread_setspecific(depthKey, UnsafeRawPointer(bitPattern: newValue)) }
-    }
+    /// `userCodeStep`; and `userCodeStep` times how many calls into user code it is inside now. Kept per
+    /// thread without a lock: a write that nobody observes still tells Swift's Observation through this
+    /// door, and Foundation's per-thread dictionary or a locked table cost hundreds of instructions a
+    /// write (the gated path). Without a key nothing is marked: the callback rules then fall back to
+    /// waiting for turns.
+    private static let mark = ThreadWord()
 
     /// One call into a reporting storage in the mark (at most 127 nested, far beyond any storage's).
     private static let storageCallStep = 2
@@ -35,15 +26,15 @@ enum UserCode {
     private static let userCodeStep = 256
 
     /// Whether this thread runs user code now (a callback, a handler, an `onChange`), at any depth.
-    static var isRunning: Bool { mark >= userCodeStep }
+    static var isRunning: Bool { mark.value >= userCodeStep }
 
     /// Whether this thread is out of every call into user code and holds changes back to deliver.
     @inline(__always)
-    static var mustDeliverHeldBack: Bool { mark == 1 }
+    static var mustDeliverHeldBack: Bool { mark.value == 1 }
 
     /// This thread holds changes back (or, with `false`, no longer does).
     static func setHoldsBack(_ holds: Bool) {
-        mark = mark & ~1 | (holds ? 1 : 0)
+        mark.value = mark.value & ~1 | (holds ? 1 : 0)
     }
 
     /// Runs `body`, code that is not the library's, with this thread marked as inside user code.
@@ -58,12 +49,10 @@ enum UserCode {
     /// `body`, with `step` added to this thread's mark while it runs.
     @inline(__always)
     private static func marked<Result>(by step: Int, _ body: () throws -> Result) rethrows -> Result {
-        // One look-up of the key for the four calls (each access of `depthKey` checks its once-token).
-        let key = depthKey
-        _ = pthread_setspecific(key, UnsafeRawPointer(bitPattern: Int(bitPattern: pthread_getspecific(key)) + step))
-        defer {
-            _ = pthread_setspecific(key, UnsafeRawPointer(bitPattern: Int(bitPattern: pthread_getspecific(key)) - step))
-        }
+        // One look-up of the key for the four calls (each access of `mark` checks its once-token).
+        let word = Self.mark
+        word.value += step
+        defer { word.value -= step }
         return try body()
     }
 
@@ -90,5 +79,22 @@ enum UserCode {
     }
 
     /// Whether this thread is inside a reporting storage's call made under a write order.
-    static var isInsideStorageCall: Bool { mark % userCodeStep >= storageCallStep }
+    static var isInsideStorageCall: Bool { mark.value % userCodeStep >= storageCallStep }
+}
+
+/// One word per thread, read and written without a lock (a pthread key's value): the thread's mark for
+/// user code (`UserCode`), and the ranks of the locks it holds in a debug build (`LockOrder`).
+struct ThreadWord: Sendable {
+    private let key: pthread_key_t
+
+    init() {
+        var key = pthread_key_t()
+        _ = pthread_key_create(&key, nil)
+        self.key = key
+    }
+
+    var value: Int {
+        @inline(__always) get { Int(bitPattern: pthread_getspecific(key)) }
+        @inline(__always) nonmutating set { _ = pthread_setspecific(key, UnsafeRawPointer(bitPattern: newValue)) }
+    }
 }
