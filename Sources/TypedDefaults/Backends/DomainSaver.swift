@@ -2,7 +2,7 @@
 /// the one seam between a storage context and the platform. Apple platforms persist `UserDefaults`
 /// themselves and have no saver (see `Platform`).
 ///
-/// The context calls it from one place each: its commit path (`recordWrite`), `modify`
+/// The context calls it from one place each: its commit path (`writes`), `modify`
 /// (`exclusively`), `flush()`, a name's first use (`prepare`, `declare`), suite removal and the listing of stored
 /// values.
 protocol DomainSaver: AnyObject, Sendable {
@@ -10,10 +10,8 @@ protocol DomainSaver: AnyObject, Sendable {
     /// (held weakly; the context that owns the saver, given by the one call every operation makes
     /// first), and makes Foundation read the domain. Every caller returns only once that is done.
     func prepare(receivingIn receiver: any SavedChangeReceiver)
-    /// `name` was just written (`nil`: removed) in the storage, replacing the other forms `forms` names
-    /// (see `otherForms(of:)`): save it soon. `held` shows the context's write order is held, so records
-    /// change in the order values do.
-    func recordWrite(_ object: Any?, forName name: String, forms: NameForms, _ held: borrowing WriteOrderHeld)
+    /// The record of the writes the saver has yet to save, which the context tells of each write.
+    var writes: any WriteRecord { get }
     /// `key` was bound in the domain (its first use in this process): record it in the domain's key
     /// manifest (`KeyManifest`) with the next save, if the manifest does not hold it as it is. Never
     /// written on the caller's thread; `key` is made only if the manifest may still take it (an app that
@@ -24,8 +22,6 @@ protocol DomainSaver: AnyObject, Sendable {
     /// Runs `body` so that no other `exclusively` of the domain runs meanwhile, in this process or any
     /// other, with what others saved brought in first and what `body` wrote saved before it returns.
     func exclusively<Result>(_ body: () throws -> Result) throws -> Result
-    /// Forgets every unsaved write, as the context empties memory under the write order (`held`).
-    func forgetUnsavedWrites(_ held: borrowing WriteOrderHeld)
     /// Removes the domain's file, under the domain's file lock.
     func removeFile()
     /// The domain's values as this process holds them, saved or not, or nil when they cannot be listed.
@@ -33,6 +29,16 @@ protocol DomainSaver: AnyObject, Sendable {
     /// What is stored under `name` as the saver knows it, without listing the domain: this process's
     /// unsaved write of it, else what the file held when this process last read or wrote it.
     func knownObject(forName name: String) -> KnownObject
+}
+
+/// A saver's record of the writes it has yet to save (Linux: `PendingWrites`), told of each write by the
+/// context's commit path in the write order (`held`), so that records change in the order values do.
+protocol WriteRecord: AnyObject, Sendable {
+    /// `name` was just written (`nil`: removed) in the storage, replacing the other forms `forms` names
+    /// (see `otherForms(of:)`): saved soon (the first write of a burst schedules the save).
+    func record(_ object: Any?, forName name: String, forms: NameForms, _ held: borrowing WriteOrderHeld)
+    /// Forgets every unsaved write, as the context empties memory.
+    func forget(_ held: borrowing WriteOrderHeld)
 }
 
 /// What a saver knows is stored under a name.

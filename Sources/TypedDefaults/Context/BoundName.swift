@@ -12,6 +12,9 @@ extension NameBindings {
         let first: FirstKey
         /// The domain was prepared before the name was bound (`StorageContext.bind`).
         let prepared: DomainPrepared
+        /// Whether the name is ASCII: it has one form (`ChangeLog.store` looks for no other), found once,
+        /// here, not on every write.
+        let nameIsASCII: Bool
         /// Set once a key object of the name gave a default other than the registered one: from then on
         /// every read of the name tells a stored value from that default, and every other key object is
         /// compared with the name's record.
@@ -23,13 +26,14 @@ extension NameBindings {
 
         init(
             firstKeyObject: ObjectIdentifier, tracked: any TrackedName, first: FirstKey, defaultChanged: Bool,
-            prepared: DomainPrepared
+            prepared: DomainPrepared, nameIsASCII: Bool
         ) {
             self.firstKeyObject = firstKeyObject
             self.tracked = tracked
             self.first = first
             defaultChangedNow = defaultChanged
             self.prepared = prepared
+            self.nameIsASCII = nameIsASCII
         }
 
         func defaultChanged(_ held: borrowing BindingsHeld) -> Bool { defaultChangedNow }

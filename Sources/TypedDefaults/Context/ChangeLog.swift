@@ -20,6 +20,8 @@ final class ChangeLog: @unchecked Sendable {
     let externalStorage: (any ExternallyChangingStorage)?
     /// Saves the storage's writes where the platform does not (Linux); nil elsewhere.
     let saver: (any DomainSaver)?
+    /// The saver's record of the writes it has yet to save (`saver.writes`).
+    let writes: (any WriteRecord)?
     let observers: ObserverRegistry
     let names: NameBindings
 
@@ -40,6 +42,7 @@ final class ChangeLog: @unchecked Sendable {
         self.domainStorage = domainStorage
         externalStorage = storage as? any ExternallyChangingStorage
         self.saver = saver
+        writes = saver?.writes
         self.observers = observers
         self.names = names
     }
@@ -56,11 +59,14 @@ extension ChangeLog {
     ///
     /// On the thread of a step that runs alone (a write inside `modify`'s transform), the step keeps the
     /// change and announces it when it ends: nil is returned then.
-    func commit(_ object: Any?, forName name: String, tracked: (any TrackedName)?) -> Announcement? {
+    /// `nameIsASCII`: the name is known to be ASCII (its binding found it so); false: looked at here.
+    func commit(
+        _ object: Any?, forName name: String, tracked: (any TrackedName)?, nameIsASCII: Bool = false
+    ) -> Announcement? {
         var stepRuns = false
         let announcement = writeOrder.withLockedValue { order in
             stepRuns = order.exclusiveThread != nil
-            return self.commit(object, forName: name, tracked: tracked, in: &order)
+            return self.commit(object, forName: name, tracked: tracked, nameIsASCII: nameIsASCII, in: &order)
         }
         // Tested out here, on a flag: the test inside the step in the write order made every write cost
         // about 300 instructions more (the gated path).
@@ -72,14 +78,15 @@ extension ChangeLog {
     /// `commit`: the write path's cost is gated.
     @inline(__always)
     func commit(
-        _ object: Any?, forName name: String, tracked: (any TrackedName)?, in order: inout WriteOrder
+        _ object: Any?, forName name: String, tracked: (any TrackedName)?, nameIsASCII: Bool = false,
+        in order: inout WriteOrder
     ) -> Announcement? {
         // A value another process saved for the name and put aside here is replaced by this write: a
         // later listing must not bring it back.
         if !order.deferred.isEmpty { order.deferred[ExactText(name)] = nil }
         // A name nothing in this storage bound has no tracked name and no observers: observing binds.
         guard let tracked = tracked ?? names.trackedName(name), Propagation.isOn else {
-            storeAndRecord(object, forName: name, in: &order)
+            storeAndRecord(object, forName: name, nameIsASCII: nameIsASCII, in: &order)
             if order.localChangeTap != nil { noteLocalChange(object, forName: name, in: &order) }
             return nil
         }
@@ -88,7 +95,7 @@ extension ChangeLog {
         // Asked once: the old and the new object in one form.
         let contested = !observers.isEmpty && names.isContested(name)
         let oldObject = observers.isEmpty ? nil : observedObject(forName: name, contested: contested, order.held)
-        storeAndRecord(object, forName: name, in: &order)
+        storeAndRecord(object, forName: name, nameIsASCII: nameIsASCII, in: &order)
         if order.localChangeTap != nil { noteLocalChange(object, forName: name, in: &order) }
         let sequence = order.nextNumber()
         Announcement.expect(sequence, by: observers, order.held)
@@ -250,20 +257,24 @@ extension ChangeLog {
 
     /// A change made here: into the storage, and into the saver's record of what to save (Linux).
     @inline(__always)
-    func storeAndRecord(_ object: Any?, forName name: String, in order: inout WriteOrder) {
-        let forms = store(object, forName: name, in: &order)
-        saver?.recordWrite(object, forName: name, forms: forms, order.held)
+    func storeAndRecord(_ object: Any?, forName name: String, nameIsASCII: Bool = false, in order: inout WriteOrder) {
+        let forms = store(object, forName: name, nameIsASCII: nameIsASCII, in: &order)
+        writes?.record(object, forName: name, forms: forms, order.held)
     }
 
     /// Puts `object` into the storage under `name`; returns the name's forms as the saver's record needs
-    /// them: ASCII (one form), or the other forms it removed.
+    /// them: ASCII (one form), or the other forms it removed. `nameIsASCII`: as `commit`'s.
     @discardableResult
-    func store(_ object: Any?, forName name: String, in order: inout WriteOrder) -> NameForms {
+    func store(_ object: Any?, forName name: String, nameIsASCII: Bool = false, in order: inout WriteOrder)
+        -> NameForms
+    {
         // A storage that reports changes may report inside these calls, on this thread, which holds the
         // write order: marked, so that a report is read again once no lock is held (`ReportQueue.change`),
         // when this write's own (its echo) finds what observers last heard, set below, and is dropped.
         let forms =
-            externalStorage == nil ? put(object, forName: name) : UserCode.runStorageCall { put(object, forName: name) }
+            externalStorage == nil
+            ? put(object, forName: name, nameIsASCII: nameIsASCII)
+            : UserCode.runStorageCall { put(object, forName: name, nameIsASCII: nameIsASCII) }
         // After the change, never before: a read between the two then caches nothing older (`ReadCache`).
         if order.promisedOnlyLibraryWrites { names.valuesChanged() }
         if !order.externalWatches.isEmpty, order.externalWatches[name] != nil {
@@ -276,12 +287,12 @@ extension ChangeLog {
     /// Puts `object` into the storage under `name`, and removes the name's other forms where a saver saves
     /// the domain; returns the name's forms.
     @inline(__always)
-    private func put(_ object: Any?, forName name: String) -> NameForms {
+    private func put(_ object: Any?, forName name: String, nameIsASCII: Bool) -> NameForms {
         // One form of a name at a time (Linux: see `otherForms(of:)`), where a saver saves the domain.
-        // ASCII text has one form: asked here, with a scan of the name's bytes, no call is made for it.
+        // ASCII text has one form: known from the name's binding, else found with a scan of its bytes.
         var forms = NameForms.replacing([])
         if saver != nil {
-            if isASCII(name) {
+            if nameIsASCII || isASCII(name) {
                 forms = .ascii
             } else {
                 let others = otherForms(of: name)
@@ -371,7 +382,7 @@ extension ChangeLog {
             return
         }
         let announcements = writeOrder.withLockedValue { order in
-            saver.forgetUnsavedWrites(order.held)
+            saver.writes.forget(order.held)
             order.deferred = [:]
             return bringIn((saver.storedValues() ?? [:]).map { ($0.key, nil) }, in: &order)
         }

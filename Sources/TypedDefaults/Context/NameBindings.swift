@@ -24,24 +24,14 @@ final class NameBindings: @unchecked Sendable {
     }
 
     /// `body` with the key records, under their lock.
-    private func withKeyRecords<Result>(_ body: (inout KeyRecords) throws -> Result) rethrows -> Result {
+    func withKeyRecords<Result>(_ body: (inout KeyRecords) throws -> Result) rethrows -> Result {
         if sharesDomainKeyRecords { return try ContextRegistry.maps.withLockedValue { try body(&$0.domainKeyRecords) } }
         return try table.withLockedValue { try body(&$0.keyRecords) }
-    }
-
-    /// The first key used with each stored name (its default is the registered one), and the names a
-    /// key used later gave another default.
-    struct KeyRecords {
-        var first: [String: any AnyTypedKey] = [:]
-        /// Names whose registered default is not every key's: what the storage reads for them may be
-        /// another key's default, so only a stored value is told to observers (`ChangeLog.observedObject`).
-        var contested: Set<String> = []
     }
 
     /// The binding table, and the generation the cached values of a storage without one of its own are
     /// checked against (`ReadCache`).
     struct Table {
-        var bindings = BindingTable<BoundName>()
         /// Each name bound in this storage, as Swift's Observation sees it (shared by the value types a
         /// name is used with).
         var trackedNames: [String: any TrackedName] = [:]
@@ -60,37 +50,100 @@ final class NameBindings: @unchecked Sendable {
         var held: BindingsHeld {
             @inline(__always) get { BindingsHeld() }
         }
-    }
 
-    /// The key that bound a name, held (a freed key's address may be given to the next key object
-    /// made, which must not pass for it), with its default, which another key object of the name (a
-    /// computed key) is compared with without a lock.
-    final class FirstKey: @unchecked Sendable {
-        // @unchecked: immutable; `key` and `defaultObject` are not `Sendable` types, but never change.
-        let key: AnyObject
-        let defaultObject: Any?
-        let hasComputedDefault: Bool
-        /// The key, where its value type has `==` and its default is given, not computed.
-        let equatableKey: (any EquatableDefaultKey)?
+        // The bound names, each with its value type: an open-addressing table found by the hash a key
+        // computed once for its name (`nameHash(of:for:)`), instead of a `Dictionary`, which runs the
+        // name's hash through `Hasher` again on every lookup, the largest part of the library's share of
+        // a read it would be (figures in Performance.md). Names are never removed: a storage binds each
+        // name once.
+        private struct Slot {
+            let storedName: String
+            let nameHash: Int
+            let valueType: ObjectIdentifier
+            let bound: BoundName
+        }
 
-        init(_ key: some AnyTypedKey & AnyObject) {
-            self.key = key
-            defaultObject = key.defaultObject
-            hasComputedDefault = key.hasComputedDefault
-            equatableKey = key.hasComputedDefault ? nil : key as? any EquatableDefaultKey
+        /// A power of two, at most half full, so that a search ends at an empty slot after a few steps.
+        private var slots: [Slot?] = Array(repeating: nil, count: 16)
+        private var count = 0
+
+        /// The bound name `storedName` with `valueType`; `nameHash` is `storedName.hashValue`.
+        func entry(for storedName: String, nameHash: Int, valueType: ObjectIdentifier) -> BoundName? {
+            let mask = slots.count - 1
+            var index = nameHash & mask
+            while let slot = slots[index] {
+                if slot.nameHash == nameHash, slot.valueType == valueType, slot.storedName == storedName {
+                    return slot.bound
+                }
+                index = (index &+ 1) & mask
+            }
+            return nil
+        }
+
+        /// Every bound name.
+        var storedNames: Set<String> {
+            Set(slots.compactMap { $0?.storedName })
+        }
+
+        /// Binds a name and type that are not bound.
+        mutating func insert(_ bound: BoundName, for storedName: String, nameHash: Int, valueType: ObjectIdentifier) {
+            if (count + 1) * 2 > slots.count {
+                let old = slots
+                slots = Array(repeating: nil, count: old.count * 2)
+                count = 0
+                for case let slot? in old {
+                    insert(slot.bound, for: slot.storedName, nameHash: slot.nameHash, valueType: slot.valueType)
+                }
+            }
+            let mask = slots.count - 1
+            var index = nameHash & mask
+            while slots[index] != nil { index = (index &+ 1) & mask }
+            slots[index] = Slot(storedName: storedName, nameHash: nameHash, valueType: valueType, bound: bound)
+            count += 1
         }
     }
+
+    /// The hash `storedName`, `key`'s name in a storage, is found by: the key's, computed once, when the
+    /// stored name is the key's name (no prefix: of equal length only then).
+    @inline(__always)
+    static func nameHash<Value>(of storedName: String, for key: UserDefaultTypedKey<Value>) -> Int {
+        storedName.utf8.count == key.name.utf8.count ? key.nameHash : storedName.hashValue
+    }
+
+    /// `key`'s binding as `storedName`, when the name is bound with the key's value type: one lookup,
+    /// the hot path of every write. Another key object of the name is compared with the name's record
+    /// by its default (`checkAnotherKeyObject`). Nil: not bound yet (`StorageContext.bind`).
+    func binding<Value>(of key: UserDefaultTypedKey<Value>, as storedName: String) -> KeyBinding? {
+        let nameHash = Self.nameHash(of: storedName, for: key)
+        let valueType = ObjectIdentifier(Value.self)
+        guard let found = lookUp(storedName, nameHash: nameHash, valueType: valueType, keyObject: ObjectIdentifier(key))
+        else { return nil }
+        if let first = found.other, found.changed || !Self.sameDefault(first, key),
+            checkAnotherKeyObject(key, as: storedName)
+        {
+            markDefaultChanged(storedName, nameHash: nameHash, valueType: valueType)
+            return KeyBinding(
+                tracked: found.tracked, defaultChanged: true, prepared: found.prepared, nameIsASCII: found.nameIsASCII)
+        }
+        return KeyBinding(
+            tracked: found.tracked, defaultChanged: found.changed, prepared: found.prepared,
+            nameIsASCII: found.nameIsASCII)
+    }
+
     /// What the table holds for `storedName` with `valueType`: the tracked name, the first key when
     /// `keyObject` is another key object, and whether the name's default changed.
     func lookUp(_ storedName: String, nameHash: Int, valueType: ObjectIdentifier, keyObject: ObjectIdentifier)
-        -> (tracked: any TrackedName, other: FirstKey?, changed: Bool, prepared: DomainPrepared)?
+        -> (tracked: any TrackedName, other: FirstKey?, changed: Bool, prepared: DomainPrepared, nameIsASCII: Bool)?
     {
         table.withLockedValue { table in
-            guard let bound = table.bindings.entry(for: storedName, nameHash: nameHash, valueType: valueType) else {
+            guard let bound = table.entry(for: storedName, nameHash: nameHash, valueType: valueType) else {
                 return nil
             }
             let changed = bound.defaultChanged(table.held)
-            return (bound.tracked, bound.firstKeyObject == keyObject ? nil : bound.first, changed, bound.prepared)
+            return (
+                bound.tracked, bound.firstKeyObject == keyObject ? nil : bound.first, changed, bound.prepared,
+                bound.nameIsASCII
+            )
         }
     }
 
@@ -114,7 +167,7 @@ final class NameBindings: @unchecked Sendable {
         storageGeneration: UInt64?
     ) -> ReadLookup? {
         table.withLockedValue { table in
-            guard let bound = table.bindings.entry(for: storedName, nameHash: nameHash, valueType: valueType) else {
+            guard let bound = table.entry(for: storedName, nameHash: nameHash, valueType: valueType) else {
                 return nil
             }
             let generation = storageGeneration ?? (table.promisedOnlyLibraryWrites ? table.generation : nil)
@@ -144,7 +197,7 @@ final class NameBindings: @unchecked Sendable {
     /// generation: no change through the library since it was kept.
     func isStillKept(_ value: AnyObject, for storedName: String, nameHash: Int, valueType: ObjectIdentifier) -> Bool {
         table.withLockedValue { table in
-            guard let bound = table.bindings.entry(for: storedName, nameHash: nameHash, valueType: valueType) else {
+            guard let bound = table.entry(for: storedName, nameHash: nameHash, valueType: valueType) else {
                 return false
             }
             return bound.cached(at: table.generation, table.held) === value
@@ -154,7 +207,7 @@ final class NameBindings: @unchecked Sendable {
     /// Forgets the cached value of `storedName` with `valueType` (a promise found broken).
     func forgetCached(_ storedName: String, nameHash: Int, valueType: ObjectIdentifier) {
         let forgotten = table.withLockedValue { table in
-            table.bindings.entry(for: storedName, nameHash: nameHash, valueType: valueType)?.keep(
+            table.entry(for: storedName, nameHash: nameHash, valueType: valueType)?.keep(
                 nil, at: 0, table.held)
         }
         withExtendedLifetime(forgotten) {}  // freed here, past the lock (`BoundName.keep`)
@@ -169,7 +222,7 @@ final class NameBindings: @unchecked Sendable {
         let replaced = table.withLockedValue { table -> AnyObject? in
             let now = storageGeneration ?? (table.promisedOnlyLibraryWrites ? table.generation : nil)
             guard now == generation,
-                let bound = table.bindings.entry(for: storedName, nameHash: nameHash, valueType: valueType)
+                let bound = table.entry(for: storedName, nameHash: nameHash, valueType: valueType)
             else { return nil }
             return bound.keep(value, at: generation, table.held)
         }
@@ -195,7 +248,7 @@ final class NameBindings: @unchecked Sendable {
 
     /// Every name bound here.
     func boundNames() -> Set<String> {
-        table.withLockedValue { $0.bindings.storedNames }
+        table.withLockedValue { $0.storedNames }
     }
 
     var promisedOnlyLibraryWrites: Bool {
@@ -208,21 +261,20 @@ final class NameBindings: @unchecked Sendable {
         _ key: some AnyTypedKey & AnyObject, as storedName: String, nameHash: Int, valueType: ObjectIdentifier,
         tracked: any TrackedName, differs: Bool, _ prepared: DomainPrepared
     ) -> KeyBinding {
-        table.withLockedValue { table in
-            if let bound = table.bindings.entry(for: storedName, nameHash: nameHash, valueType: valueType) {
-                guard differs else {
-                    return KeyBinding(
-                        tracked: bound.tracked, defaultChanged: bound.defaultChanged(table.held), prepared: prepared)
-                }
-                bound.markDefaultChanged(table.held)
-                return KeyBinding(tracked: bound.tracked, defaultChanged: true, prepared: prepared)
+        let nameIsASCII = isASCII(storedName)
+        return table.withLockedValue { table in
+            if let bound = table.entry(for: storedName, nameHash: nameHash, valueType: valueType) {
+                if differs { bound.markDefaultChanged(table.held) }
+                return KeyBinding(
+                    tracked: bound.tracked, defaultChanged: bound.defaultChanged(table.held), prepared: prepared,
+                    nameIsASCII: bound.nameIsASCII)
             }
-            table.bindings.insert(
+            table.insert(
                 BoundName(
                     firstKeyObject: ObjectIdentifier(key), tracked: tracked, first: FirstKey(key),
-                    defaultChanged: differs, prepared: prepared),
+                    defaultChanged: differs, prepared: prepared, nameIsASCII: nameIsASCII),
                 for: storedName, nameHash: nameHash, valueType: valueType)
-            return KeyBinding(tracked: tracked, defaultChanged: differs, prepared: prepared)
+            return KeyBinding(tracked: tracked, defaultChanged: differs, prepared: prepared, nameIsASCII: nameIsASCII)
         }
     }
 
@@ -230,7 +282,7 @@ final class NameBindings: @unchecked Sendable {
     /// default.
     func markDefaultChanged(_ storedName: String, nameHash: Int, valueType: ObjectIdentifier) {
         table.withLockedValue { table in
-            table.bindings.entry(for: storedName, nameHash: nameHash, valueType: valueType)?.markDefaultChanged(
+            table.entry(for: storedName, nameHash: nameHash, valueType: valueType)?.markDefaultChanged(
                 table.held)
         }
     }
@@ -251,117 +303,6 @@ final class NameBindings: @unchecked Sendable {
         }
     }
 
-    /// The first key used with `name`, whose default is the registered one.
-    func record(of name: String) -> (any AnyTypedKey)? {
-        withKeyRecords { $0.first[name] }
-    }
-
-    /// `object`, what a read of `name` gave, when it is stored; nil when it is the name's registered
-    /// default or a launch argument (`StorageContext.storedObject`). The record decides where it can: a
-    /// value that is not a launch argument and differs from the registered default (or there is none) is
-    /// stored. Else the saver's knowledge (`known`, Linux: what this process saved, what the file held)
-    /// stands when it explains what was read (a plain-API write in this process, never saved, can make it
-    /// not), and past that the storage's `listing`. A backend that cannot list its values cannot tell a
-    /// stored value equal to the registered default from the default itself.
-    func storedObject(
-        _ object: Any, forName name: String, known: (() -> KnownObject)?, listing: () -> [String: Any]?
-    ) -> Any? {
-        let record = record(of: name)
-        let isArgument = LaunchArguments.names.contains(name)
-        if !isArgument, let record {
-            if record.defaultObject == nil || !propertyListsEqual(object, record.defaultObject) { return object }
-        }
-        switch known?() {
-        case .stored(let stored)? where propertyListsEqual(stored, object): return stored
-        case .absent? where isArgument || record != nil: return nil
-        default: break
-        }
-        if let stored = listing() { return stored[name] }
-        return propertyListsEqual(object, record?.defaultObject) ? nil : object
-    }
-
-    /// Whether a record of `name` exists with a default other than `key`'s; the name is contested from
-    /// then on.
-    func recordDisagrees(_ name: String, with key: some AnyTypedKey) -> Bool {
-        withKeyRecords { records in
-            guard let first = records.first[name], !first.agreesOnDefault(with: key) else { return false }
-            records.contested.insert(name)
-            return true
-        }
-    }
-
-    /// Whether keys of `name` gave it different defaults (`recordDisagrees`, `checkAnotherKeyObject`).
-    func isContested(_ name: String) -> Bool {
-        withKeyRecords { $0.contested.contains(name) }
-    }
-
-    /// Whether `object` is the default the library registered for `name`.
-    func isRegisteredDefault(_ object: Any?, forName name: String) -> Bool {
-        guard let object, let record = record(of: name) else { return false }
-        return propertyListsEqual(object, record.defaultObject)
-    }
-
-    /// Whether `key` gives its name the default `first` gave it: by the value type's `==` where it has
-    /// one (the common case costs that), else by property list. Two computed defaults are taken as one.
-    static func sameDefault<Value>(_ first: FirstKey, _ key: UserDefaultTypedKey<Value>) -> Bool {
-        if !key.hasComputedDefault, first.equatableKey?.hasSameGivenDefault(as: key) == true { return true }
-        return defaultsAgree(
-            computed: first.hasComputedDefault, first.defaultObject, computed: key.hasComputedDefault, key.defaultObject
-        )
-    }
-
-    /// A key object for a bound name other than the one that bound it, whose default differs from that
-    /// key's. Another default from the same declaration (a computed `static var` whose default changes
-    /// while the app runs) is allowed; another declaration that disagrees is a conflict, reported.
-    /// Returns whether the key's default differs from the name's registered one: its reads must then
-    /// tell a stored value from that default. The registration itself never changes, so no read can
-    /// see another key's default in the middle of a change.
-    func checkAnotherKeyObject(_ key: some AnyTypedKey, as storedName: String) -> Bool {
-        let (conflict, differs) = withKeyRecords { records -> ((any AnyTypedKey)?, Bool) in
-            guard let first = records.first[storedName] else {
-                records.first[storedName] = key
-                return (nil, false)
-            }
-            if first.agreesOnDefault(with: key) { return (nil, false) }
-            records.contested.insert(storedName)
-            if first.declaration == key.declaration, first.valueType == key.valueType { return (nil, true) }
-            return (first.conflicts(with: key) ? first : nil, true)
-        }
-        if let conflict {
-            ConflictReporting.report(name: storedName, first: conflict.description, second: key.description)
-        }
-        return differs
-    }
-
-    /// Records each key as a user of its stored name; returns the defaults of the names new here, for
-    /// the caller to register in one call. A key whose type or default disagrees with its name's first
-    /// key is reported.
-    func recordUses(_ uses: some Sequence<(storedName: String, key: any AnyTypedKey)>) -> [String: Any] {
-        var conflicts: [(name: String, first: any AnyTypedKey, second: any AnyTypedKey)] = []
-        let defaults = withKeyRecords { records in
-            var defaults: [String: Any] = [:]
-            for (name, key) in uses {
-                if let first = records.first[name] {
-                    if first.conflicts(with: key) { conflicts.append((name, first, key)) }
-                    continue
-                }
-                records.first[name] = key
-                if let defaultObject = key.defaultObject { defaults[name] = defaultObject }
-            }
-            return defaults
-        }
-        // Reported with the lock released: a description may print the app's values.
-        for (name, first, second) in conflicts {
-            ConflictReporting.report(name: name, first: first.description, second: second.description)
-        }
-        return defaults
-    }
-
-    /// Stored names used with this storage in this process (for `UserDefaults`, with any suite), with
-    /// their registered defaults.
-    func registeredDefaults() -> [String: Any?] {
-        withKeyRecords { records in records.first.mapValues(\.defaultObject) }
-    }
 }
 
 /// A name bound in a storage, as a read or write through a key finds it.
@@ -373,6 +314,8 @@ struct KeyBinding {
     let defaultChanged: Bool
     /// The name is bound, so the domain is prepared: operations that need it can go on.
     let prepared: DomainPrepared
+    /// Whether the name is known to be ASCII (`BoundName.nameIsASCII`); false: not known.
+    let nameIsASCII: Bool
 }
 
 /// The names `UserDefaults` may hold a launch argument for (`-name value`): any argument that starts

@@ -16,40 +16,33 @@ extension StorageContext {
     /// and a second declaration that disagrees is reported.
     @discardableResult
     func bind<Value>(_ key: UserDefaultTypedKey<Value>, as storedName: String) -> KeyBinding {
-        // The stored name is the key's name after a prefix: of equal length only when there is none.
-        let nameHash = storedName.utf8.count == key.name.utf8.count ? key.nameHash : storedName.hashValue
-        let valueType = ObjectIdentifier(Value.self)
-        let found = names.lookUp(storedName, nameHash: nameHash, valueType: valueType, keyObject: ObjectIdentifier(key))
-        guard let found else {
-            recordUses(CollectionOfOne((storedName, key)))
-            // Another storage may have registered the name first (`UserDefaults` share one registration).
-            let differs = names.recordDisagrees(storedName, with: key)
-            // After the name's default is registered: Foundation's first read of a domain before
-            // registrations made every later read of it slower.
-            let prepared = prepareDomain()
-            let tracked = names.tracking(storedName)
-            // Once the name is tracked, a change saved elsewhere is brought in at once; one that came before
-            // was put aside until now.
-            if let saver {
-                log.bringInDeferred(only: storedName)
-                saver.declare(from: key.declaration) { DeclaredKey(key, as: storedName) }
-            }
-            // A promised storage that reports changes (Apple's key-value observing): each bound name is
-            // watched, so that another process's write moves the generation of kept reads.
-            if log.externalStorage != nil, names.promisedOnlyLibraryWrites {
-                log.reports.keepWatching(storedName, of: self, prepared)
-            }
-            return names.bind(
-                key, as: storedName, nameHash: nameHash, valueType: valueType, tracked: tracked, differs: differs,
-                prepared)
+        names.binding(of: key, as: storedName) ?? bindFirst(key, as: storedName)
+    }
+
+    /// `bind`, the first time `storedName` is used with the key's value type here (another thread may
+    /// bind it meanwhile: `NameBindings.bind` takes the first binding).
+    func bindFirst<Value>(_ key: UserDefaultTypedKey<Value>, as storedName: String) -> KeyBinding {
+        recordUses(CollectionOfOne((storedName, key)))
+        // Another storage may have registered the name first (`UserDefaults` share one registration).
+        let differs = names.recordDisagrees(storedName, with: key)
+        // After the name's default is registered: Foundation's first read of a domain before
+        // registrations made every later read of it slower.
+        let prepared = prepareDomain()
+        let tracked = names.tracking(storedName)
+        // Once the name is tracked, a change saved elsewhere is brought in at once; one that came before
+        // was put aside until now.
+        if let saver {
+            log.bringInDeferred(only: storedName)
+            saver.declare(from: key.declaration) { DeclaredKey(key, as: storedName) }
         }
-        if let first = found.other, found.changed || !NameBindings.sameDefault(first, key),
-            names.checkAnotherKeyObject(key, as: storedName)
-        {
-            names.markDefaultChanged(storedName, nameHash: nameHash, valueType: valueType)
-            return KeyBinding(tracked: found.tracked, defaultChanged: true, prepared: found.prepared)
+        // A promised storage that reports changes (Apple's key-value observing): each bound name is
+        // watched, so that another process's write moves the generation of kept reads.
+        if log.externalStorage != nil, names.promisedOnlyLibraryWrites {
+            log.reports.keepWatching(storedName, of: self, prepared)
         }
-        return KeyBinding(tracked: found.tracked, defaultChanged: found.changed, prepared: found.prepared)
+        return names.bind(
+            key, as: storedName, nameHash: NameBindings.nameHash(of: storedName, for: key),
+            valueType: ObjectIdentifier(Value.self), tracked: tracked, differs: differs, prepared)
     }
 
     /// What the storage holds for `key` under `storedName`, as a read through the key sees it: bound,
@@ -71,7 +64,7 @@ extension StorageContext {
         // Only stores that keep reads come here (`DefaultsStore.keepsReads`). The object is the result,
         // not part of an enum: returned, it is moved, not copied.
         let storageGeneration = storageHasGeneration ? storage.valueGeneration : nil
-        let nameHash = storedName.utf8.count == key.name.utf8.count ? key.nameHash : storedName.hashValue
+        let nameHash = NameBindings.nameHash(of: storedName, for: key)
         let valueType = ObjectIdentifier(Value.self)
         let found = names.lookUpForRead(
             storedName, nameHash: nameHash, valueType: valueType, keyObject: ObjectIdentifier(key),
@@ -95,7 +88,8 @@ extension StorageContext {
                 changed = true
             }
             tracked.access()
-            let binding = KeyBinding(tracked: tracked, defaultChanged: changed, prepared: prepared)
+            // A read's binding: whether the name is ASCII is a write's concern (false: not known).
+            let binding = KeyBinding(tracked: tracked, defaultChanged: changed, prepared: prepared, nameIsASCII: false)
             guard let generation, !changed, !key.hasComputedDefault else {
                 return read(key, as: storedName, bound: binding)
             }
@@ -108,7 +102,7 @@ extension StorageContext {
                 storageHasGeneration: storageGeneration != nil)
             return read(key, as: storedName, bound: binding)
         case nil:
-            let binding = bind(key, as: storedName)
+            let binding = bindFirst(key, as: storedName)
             binding.tracked.access()
             return read(key, as: storedName, bound: binding)
         }

@@ -22,13 +22,13 @@ struct Announcement {
     /// turns (debug builds check it), since an observer may read and write the store, and call `modify`.
     /// Both are code that is not the library's and run through its one door (`UserCode`): a change an
     /// observer or an `onChange` makes meanwhile never waits for this one, which this thread has yet to
-    /// deliver; it is delivered after this one (`Observer.deliverHeldBack`). Every numbered change is
+    /// deliver; it is delivered after this one (`UserCode.deliverHeldBack`). Every numbered change is
     /// delivered exactly once: from the thread that numbered it, straight after its locks are released,
     /// or from the end of the step it was numbered in (`ChangeLog.exclusively`).
     func deliver() {
         LockOrder.checkNoLockHeld(insideStep: true)
         tell(marking: !observers.isEmpty)
-        Observer.deliverHeldBack()
+        UserCode.deliverHeldBack()
     }
 
     /// `marking`: the thread is marked as inside user code around `onChange` where it has deliveries of
@@ -48,6 +48,15 @@ struct Announcement {
     }
 }
 
+/// The change an announcement carries: the name's old and new objects, and the change's number.
+// @unchecked: the objects are property lists read from the storage, never changed after the commit;
+// a change is handed from the thread that made it to the thread that delivers it.
+struct ObjectChange: @unchecked Sendable {
+    let oldObject: Any?
+    let newObject: Any?
+    let sequence: UInt64
+}
+
 extension [Announcement] {
     /// Delivers each announcement in turn (see `Announcement.deliver`).
     /// Also with none: the end of a step (`ChangeLog.exclusively`) delivers what its transform held back
@@ -57,6 +66,6 @@ extension [Announcement] {
         LockOrder.checkNoLockHeld(insideStep: true)
         let marking = contains { !$0.observers.isEmpty }
         for announcement in self { announcement.tell(marking: marking) }
-        Observer.deliverHeldBack()
+        UserCode.deliverHeldBack()
     }
 }

@@ -62,7 +62,7 @@ package final class DemandFeed<Value: Sendable>: Sendable {
             state.withLockedValue { $0.demand = Self.adding($0.demand, more) }
         }
         // What the consumer wrote out of an observer's turn, once out of its code (as after a handler).
-        Observer.deliverHeldBack()
+        UserCode.deliverHeldBack()
     }
 
     /// Ends the feed: nothing is handed over after the value being handed over now, if any.

@@ -1,13 +1,5 @@
 import Foundation
 
-// @unchecked: the objects are property lists read from the storage, never changed after the commit;
-// a change is handed from the thread that made it to the thread that delivers it.
-struct ObjectChange: @unchecked Sendable {
-    let oldObject: Any?
-    let newObject: Any?
-    let sequence: UInt64
-}
-
 /// One registered callback, with what `cancel()` needs to wait for callbacks in flight.
 ///
 /// Changes reach the callback one at a time, in the order they were numbered (a change is numbered under
@@ -59,13 +51,13 @@ final class Observer: @unchecked Sendable {
                 turns.isDelivering = false
             }
         }
-        deliverHeldBack()
+        UserCode.deliverHeldBack()
     }
 
     /// Delivers `change` on this thread once every change committed for this observer before it has been
     /// delivered; returns after its callback has run. Inside user code (any callback, `onChange`, a
     /// handler), it never waits: a change that is not next is held back, and this thread delivers it
-    /// once it is out and done announcing (`deliverHeldBack`).
+    /// once it is out and done announcing (`UserCode.deliverHeldBack`).
     func receive(_ change: ObjectChange) {
         if UserCode.isRunning {
             switch takeTurn(for: change.sequence, waiting: false) {
@@ -82,16 +74,9 @@ final class Observer: @unchecked Sendable {
     }
 
     /// Delivers the changes this thread made inside user code that were not next then, once it is out
-    /// of every call into user code: called at the end of each announcement, after the changes
-    /// announced (which were numbered before any change user code made meanwhile).
-    @inline(__always)
-    static func deliverHeldBack() {
-        // One look at this thread's mark on every announcement (the gated write's path); the rest is rare.
-        if UserCode.mustDeliverHeldBack { deliverHeldBackNow() }
-    }
-
+    /// of every call into user code (`UserCode.deliverHeldBack`, which looks at the thread's mark first).
     @inline(never)
-    private static func deliverHeldBackNow() {
+    static func deliverHeldBack() {
         let thread = ObjectIdentifier(Thread.current)
         while let (observer, change) = ProcessState.withState({
             Self.takeFirst(from: &$0.heldBack[thread, default: []])

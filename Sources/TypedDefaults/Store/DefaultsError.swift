@@ -153,7 +153,7 @@ public enum ErrorReporting {
     private static func hand(_ report: DefaultsError) {
         if let current = queued.withLockedValue(waking: false, { $0.handler }) {
             UserCode.run { current(report) }
-            Observer.deliverHeldBack()
+            UserCode.deliverHeldBack()
         } else {
             FileHandle.standardError.write(Data((report.description + "\n").utf8))
         }

@@ -126,7 +126,7 @@ extension DefaultsStore {
             let converted = UserCode.run(insideStep: true) { convert(object) }
             // What the conversion wrote out of turn is delivered now, out of it (a no-op inside a
             // transform, whose step delivers it).
-            Observer.deliverHeldBack()
+            UserCode.deliverHeldBack()
             guard let converted else { return false }
             enum Outcome {
                 case moved, nothingToMove

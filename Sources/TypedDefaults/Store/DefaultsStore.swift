@@ -83,9 +83,11 @@ public final class DefaultsStore: Sendable {
     /// `key`'s stored name in this store (the prefix and the key's name), bound in the storage (its
     /// default registered the first time the name is used with the key's value type), and the name as
     /// Swift's Observation sees it.
-    func bound<Value>(_ key: UserDefaultTypedKey<Value>) -> (name: String, tracked: any TrackedName) {
+    func bound<Value>(_ key: UserDefaultTypedKey<Value>) -> (name: String, binding: KeyBinding) {
         let name = nameInStorage(key)
-        return (name, context.bind(key, as: name).tracked)
+        // The lookup, the write's hot path, straight from here; the first binding through the context.
+        let binding = context.names.binding(of: key, as: name) ?? context.bindFirst(key, as: name)
+        return (name, binding)
     }
 
     /// `key`'s stored name in this store: the prefix and the key's name, as one canonical name
@@ -143,12 +145,12 @@ public final class DefaultsStore: Sendable {
     /// ``ErrorReporting`` instead.
     public func set<Value>(_ value: Value, for key: UserDefaultTypedKey<Value>) throws {
         try refuseIfNameless(key)
-        let (name, tracked) = bound(key)
+        let (name, binding) = bound(key)
         let object = UserCode.runUnmarked(insideStep: true) { value.userDefaultsObject }
         if object == nil, !Self.isNil(value) {
             throw DefaultsError.unconvertibleValue(key: name, type: unconvertibleDescription(value))
         }
-        write(object, forStoredName: name, tracked: tracked)
+        write(object, forStoredName: name, bound: binding)
     }
 
     /// Reads `key`'s value, changes it with `transform`, and stores the result, as one step: another
@@ -197,7 +199,10 @@ public final class DefaultsStore: Sendable {
             // `onChange` that calls `modify` again would hear it and call it again, without end.
             let unchanged = object.map { propertyListsEqual(readObject, $0, by: .exact) } ?? (readObject == nil)
             // On the step's thread: kept by the step, announced when it ends, once its locks are released.
-            let commitChange = { self.context.log.commit(object, forName: name, tracked: binding.tracked) }
+            let commitChange = {
+                self.context.log.commit(
+                    object, forName: name, tracked: binding.tracked, nameIsASCII: binding.nameIsASCII)
+            }
             let unannounced = unchanged ? Propagation.$isOn.withValue(false, operation: commitChange) : commitChange()
             assert(unannounced == nil, "a change numbered in a step is the step's to announce")
             return value
@@ -226,8 +231,8 @@ public final class DefaultsStore: Sendable {
         } catch {
             return ErrorReporting.report(error)
         }
-        let (name, tracked) = bound(key)
-        write(nil, forStoredName: name, tracked: tracked)
+        let (name, binding) = bound(key)
+        write(nil, forStoredName: name, bound: binding)
     }
 
     /// Removes the stored values of several keys, of any value types: `store.remove(.theme, .launchCount)`.
@@ -269,9 +274,11 @@ public final class DefaultsStore: Sendable {
     }
 
     /// Every change but `modify`'s: committed in the storage's order (and recorded for saving on Linux),
-    /// then announced.
-    func write(_ object: Any?, forStoredName name: String, tracked: (any TrackedName)? = nil) {
-        if let announcement = log.commit(object, forName: name, tracked: tracked) {
+    /// then announced. `binding`: the name's, when a key bound it.
+    func write(_ object: Any?, forStoredName name: String, bound binding: KeyBinding? = nil) {
+        if let announcement = log.commit(
+            object, forName: name, tracked: binding?.tracked, nameIsASCII: binding?.nameIsASCII == true)
+        {
             announcement.deliver()
         }
     }

@@ -28,9 +28,14 @@ enum UserCode {
     /// Whether this thread runs user code now (a callback, a handler, an `onChange`), at any depth.
     static var isRunning: Bool { mark.value >= userCodeStep }
 
-    /// Whether this thread is out of every call into user code and holds changes back to deliver.
+    /// Delivers the changes this thread held back (`Observer.deliverHeldBack`) once it is out of every
+    /// call into user code: called at the end of each announcement, after the changes announced (which
+    /// were numbered before any change user code made meanwhile), and wherever user code returns outside
+    /// one. One look at the thread's mark on every announcement (the gated write's path); the rest is rare.
     @inline(__always)
-    static var mustDeliverHeldBack: Bool { mark.value == 1 }
+    static func deliverHeldBack() {
+        if mark.value == 1 { Observer.deliverHeldBack() }
+    }
 
     /// This thread holds changes back (or, with `false`, no longer does).
     static func setHoldsBack(_ holds: Bool) {

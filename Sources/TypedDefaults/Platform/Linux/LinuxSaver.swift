@@ -42,6 +42,7 @@
             self.defaults = defaults
             inbox = SavedChangeInbox(unsavedWritesIn: pending)
             saves = SaveLock(keepingKnownContentsIn: pending)
+            pending.schedulesSaves(of: self)
         }
 
         /// Where `prepare` is (the domain is watched and read once, by the first caller), and whether a
@@ -91,15 +92,7 @@
 
         // MARK: Writes
 
-        func recordWrite(_ object: Any?, forName name: String, forms: NameForms, _ held: borrowing WriteOrderHeld) {
-            if pending.record(object, forName: name, forms: forms) {
-                SaveScheduler.shared.schedule(self, after: Self.saveDelay)
-            }
-        }
-
-        func forgetUnsavedWrites(_ held: borrowing WriteOrderHeld) {
-            pending.forget()
-        }
+        var writes: any WriteRecord { pending }
 
         func knownObject(forName name: String) -> KnownObject {
             file == nil || !isASCII(name) ? .unknown : pending.knownObject(of: ExactText(name))

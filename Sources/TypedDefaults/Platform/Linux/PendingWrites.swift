@@ -5,7 +5,7 @@
     /// (so records change in the order values do), taken by a save, given back when a save fails; and
     /// what other processes saved on its way into memory (`SavedChangeInbox`'s queue), which is weighed
     /// against them. Owns its lock, a leaf: taken under any other and taking nothing.
-    final class PendingWrites: @unchecked Sendable {
+    final class PendingWrites: WriteRecord, @unchecked Sendable {
         // @unchecked: the state holds property-list objects (`Any`), reached only under `state`'s lock.
         struct State {
             /// The names this process wrote and has not saved yet, with their last object (nil: removed).
@@ -23,6 +23,8 @@
             /// file. A value another process saved must not be brought in over them meanwhile.
             var inFlight: [ExactText: Any?] = [:]
             var saveScheduled = false
+            /// Whose save the first write of a burst schedules (`schedulesSaves(of:)`).
+            weak var saver: LinuxSaver?
             /// What looks at the file found that others saved, not in memory yet (`SavedChangeInbox`).
             var inbox = SavedChangeInbox.Queue()
             /// What the file held when this process last read or wrote it (`SaveState.known`'s contents).
@@ -107,14 +109,22 @@
             state.withLockedValue { body(&$0.inbox) }
         }
 
-        /// Records a write of `name` (nil: removed), whose other forms (composed, decomposed) it replaces;
-        /// whether a save must be scheduled (none is yet).
-        func record(_ object: Any?, forName name: String, forms: NameForms) -> Bool {
-            state.withLockedValue { state -> Bool in
+        /// The first write of each burst schedules `saver`'s save (`LinuxSaver.saveDelay` later).
+        func schedulesSaves(of saver: LinuxSaver) {
+            state.withLockedValue { $0.saver = saver }
+        }
+
+        /// Records a write of `name` (nil: removed), whose other forms (composed, decomposed) it replaces,
+        /// and schedules a save unless one is.
+        func record(_ object: Any?, forName name: String, forms: NameForms, _ held: borrowing WriteOrderHeld) {
+            let saver = state.withLockedValue { state -> LinuxSaver? in
                 state.record(object, for: name, forms: forms)
-                defer { state.saveScheduled = true }
-                return !state.saveScheduled
+                guard !state.saveScheduled else { return nil }
+                state.saveScheduled = true
+                return state.saver
             }
+            // The context that writes holds the saver: this is never its last reference.
+            if let saver { SaveScheduler.shared.schedule(saver, after: LinuxSaver.saveDelay) }
         }
 
         /// Whether this process wrote `name`, in any form (a write of one replaces the others: see
@@ -133,7 +143,7 @@
         }
 
         /// Forgets every unsaved write, pending or being saved.
-        func forget() {
+        func forget(_ held: borrowing WriteOrderHeld) {
             state.withLockedValue {
                 $0.forget()
                 $0.inFlight.removeAll()
