@@ -12,12 +12,12 @@ extension ChangeLog {
     }
 
     /// The object stored for `name`, not counting registered defaults and launch arguments (see
-    /// `NameBindings.storedObject`), inside the write order (`held`; the step brought in what was put
+    /// `KeyRecords.storedObject`), inside the write order (`held`; the step brought in what was put
     /// aside for `name`).
     func storedObject(forName name: String, _ held: borrowing WriteOrderHeld) -> Any? {
         guard let object = storage.object(forKey: name) else { return nil }
-        return names.storedObject(
-            object, forName: name, known: saver.map { saver in { saver.knownObject(forName: name) } },
-            listing: listing)
+        return KeyRecords.storedObject(
+            object, forName: name, record: names.record(of: name),
+            known: saver.map { saver in { saver.knownObject(forName: name) } }, listing: listing)
     }
 }

@@ -19,7 +19,7 @@ enum ContextRegistry {
         /// The first key used with each stored name, for every `UserDefaults` storage: `UserDefaults`
         /// keeps registered defaults in one domain for the whole process, shared by every suite (see
         /// `NameBindings`).
-        var domainKeyRecords = NameBindings.KeyRecords()
+        var domainKeyRecords = KeyRecords()
     }
     static let maps = Locked(Maps())
 

@@ -24,7 +24,7 @@ final class NameBindings: @unchecked Sendable {
     }
 
     /// `body` with the key records, under their lock.
-    func withKeyRecords<Result>(_ body: (inout KeyRecords) throws -> Result) rethrows -> Result {
+    private func withKeyRecords<Result>(_ body: (inout KeyRecords) throws -> Result) rethrows -> Result {
         if sharesDomainKeyRecords { return try ContextRegistry.maps.withLockedValue { try body(&$0.domainKeyRecords) } }
         return try table.withLockedValue { try body(&$0.keyRecords) }
     }
@@ -118,7 +118,7 @@ final class NameBindings: @unchecked Sendable {
         let valueType = ObjectIdentifier(Value.self)
         guard let found = lookUp(storedName, nameHash: nameHash, valueType: valueType, keyObject: ObjectIdentifier(key))
         else { return nil }
-        if let first = found.other, found.changed || !Self.sameDefault(first, key),
+        if let first = found.other, found.changed || !first.givesSameDefault(as: key),
             checkAnotherKeyObject(key, as: storedName)
         {
             markDefaultChanged(storedName, nameHash: nameHash, valueType: valueType)
@@ -303,6 +303,56 @@ final class NameBindings: @unchecked Sendable {
         }
     }
 
+    // MARK: The key records (`KeyRecords`), each call under their lock; conflicts reported past it
+
+    /// The first key used with `name`, whose default is the registered one.
+    func record(of name: String) -> (any AnyTypedKey)? {
+        withKeyRecords { $0.first[name] }
+    }
+
+    /// Whether a record of `name` exists with a default other than `key`'s (`KeyRecords.disagree`).
+    func recordDisagrees(_ name: String, with key: some AnyTypedKey) -> Bool {
+        withKeyRecords { $0.disagree(on: name, with: key) }
+    }
+
+    /// Whether keys of `name` gave it different defaults (`recordDisagrees`, `checkAnotherKeyObject`).
+    func isContested(_ name: String) -> Bool {
+        withKeyRecords { $0.contested.contains(name) }
+    }
+
+    /// Whether `object` is the default the library registered for `name`.
+    func isRegisteredDefault(_ object: Any?, forName name: String) -> Bool {
+        guard let object, let record = record(of: name) else { return false }
+        return propertyListsEqual(object, record.defaultObject)
+    }
+
+    /// Admits `key`, another key object of a bound name (`KeyRecords.admit`), reporting a conflict;
+    /// whether the key's default differs from the name's registered one.
+    func checkAnotherKeyObject(_ key: some AnyTypedKey, as storedName: String) -> Bool {
+        let (conflict, differs) = withKeyRecords { $0.admit(key, as: storedName) }
+        if let conflict { Self.report([conflict]) }
+        return differs
+    }
+
+    /// Records each key as a user of its stored name (`KeyRecords.recordUses`), reporting conflicts;
+    /// returns the defaults of the names new here, for the caller to register in one call.
+    func recordUses(_ uses: some Sequence<(storedName: String, key: any AnyTypedKey)>) -> [String: Any] {
+        let (defaults, conflicts) = withKeyRecords { $0.recordUses(uses) }
+        Self.report(conflicts)
+        return defaults
+    }
+
+    private static func report(_ conflicts: [KeyRecords.Conflict]) {
+        for (name, first, second) in conflicts {
+            ConflictReporting.report(name: name, first: first.description, second: second.description)
+        }
+    }
+
+    /// Stored names used with this storage in this process (for `UserDefaults`, with any suite), with
+    /// their registered defaults.
+    func registeredDefaults() -> [String: Any?] {
+        withKeyRecords { records in records.first.mapValues(\.defaultObject) }
+    }
 }
 
 /// A name bound in a storage, as a read or write through a key finds it.

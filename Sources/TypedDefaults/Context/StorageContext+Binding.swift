@@ -81,7 +81,7 @@ extension StorageContext {
         case .bound(let tracked, let other, let found, let prepared, let generation, let kept)?:
             var changed = found
             // As `bind` does for another key object of the name.
-            if let other, changed || !NameBindings.sameDefault(other, key),
+            if let other, changed || !other.givesSameDefault(as: key),
                 names.checkAnotherKeyObject(key, as: storedName)
             {
                 names.markDefaultChanged(storedName, nameHash: nameHash, valueType: valueType)
@@ -174,7 +174,7 @@ extension StorageContext {
     }
 
     /// The object stored for `name`, not counting registered defaults and launch arguments (see
-    /// `NameBindings.storedObject`): about the cost of one read wherever the library can tell without
+    /// `KeyRecords.storedObject`): about the cost of one read wherever the library can tell without
     /// listing the storage; else the listing decides (for `UserDefaults`, a copy of the whole domain).
     func storedObject(forName name: String, _ prepared: DomainPrepared) -> Any? {
         prepared.check(for: log)
@@ -191,7 +191,8 @@ extension StorageContext {
                 return saver.knownObject(forName: name)
             }
         }
-        return names.storedObject(object, forName: name, known: known, listing: { storedValues(prepared) })
+        return KeyRecords.storedObject(
+            object, forName: name, record: names.record(of: name), known: known, listing: { storedValues(prepared) })
     }
 
     /// Records each key as a user of its stored name, and registers the defaults of the names new to this
