@@ -38,9 +38,10 @@ final class NameBindings: @unchecked Sendable {
         /// The first key used with each stored name, unless the process's are used (`withKeyRecords`).
         var keyRecords = KeyRecords()
         /// Moves at every change the library makes or hears of, once the app promised that in this process
-        /// the storage changes only through the library (`promisedOnlyLibraryWrites`).
-        var generation: UInt64 = 0
-        var promisedOnlyLibraryWrites = false
+        /// the storage changes only through the library; nil before (`promiseOnlyLibraryWrites`). The
+        /// promise itself is the write order's (`WriteOrder.promisedOnlyLibraryWrites`), which tells this
+        /// table of every change only under it (`valuesChanged`).
+        var generation: UInt64?
         /// Debug builds: cached reads under the promise until the next is checked (`ReadCache.checkInterval`).
         var readsUntilCheck = 1
 
@@ -170,7 +171,7 @@ final class NameBindings: @unchecked Sendable {
             guard let bound = table.entry(for: storedName, nameHash: nameHash, valueType: valueType) else {
                 return nil
             }
-            let generation = storageGeneration ?? (table.promisedOnlyLibraryWrites ? table.generation : nil)
+            let generation = storageGeneration ?? table.generation
             let cached = bound.cached(at: generation, table.held)
             let changed = bound.defaultChanged(table.held)
             guard let value = cached, bound.firstKeyObject == keyObject, !changed else {
@@ -220,7 +221,7 @@ final class NameBindings: @unchecked Sendable {
         storageGeneration: UInt64?
     ) {
         let replaced = table.withLockedValue { table -> AnyObject? in
-            let now = storageGeneration ?? (table.promisedOnlyLibraryWrites ? table.generation : nil)
+            let now = storageGeneration ?? table.generation
             guard now == generation,
                 let bound = table.entry(for: storedName, nameHash: nameHash, valueType: valueType)
             else { return nil }
@@ -233,7 +234,7 @@ final class NameBindings: @unchecked Sendable {
     /// promised that only the library changes the storage in this process.
     func valuesChanged() {
         table.withLockedValue { table in
-            if table.promisedOnlyLibraryWrites { table.generation &+= 1 }
+            if let generation = table.generation { table.generation = generation &+ 1 }
         }
     }
 
@@ -241,8 +242,7 @@ final class NameBindings: @unchecked Sendable {
     /// cached against the table's generation from now on.
     func promiseOnlyLibraryWrites() {
         table.withLockedValue { table in
-            table.promisedOnlyLibraryWrites = true
-            table.generation &+= 1
+            table.generation = (table.generation ?? 0) &+ 1
         }
     }
 
@@ -251,8 +251,9 @@ final class NameBindings: @unchecked Sendable {
         table.withLockedValue { $0.storedNames }
     }
 
+    /// Whether the app promised (`promiseOnlyLibraryWrites`): the table keeps a generation.
     var promisedOnlyLibraryWrites: Bool {
-        table.withLockedValue { $0.promisedOnlyLibraryWrites }
+        table.withLockedValue { $0.generation != nil }
     }
 
     /// Binds `storedName` with `valueType` to `key` (tracked as `tracked`), unless another thread bound it
