@@ -119,16 +119,25 @@ final class NameBindings: @unchecked Sendable {
         let valueType = ObjectIdentifier(Value.self)
         guard let found = lookUp(storedName, nameHash: nameHash, valueType: valueType, keyObject: ObjectIdentifier(key))
         else { return nil }
-        if let first = found.other, found.changed || !first.givesSameDefault(as: key),
-            checkAnotherKeyObject(key, as: storedName)
-        {
-            markDefaultChanged(storedName, nameHash: nameHash, valueType: valueType)
-            return KeyBinding(
-                tracked: found.tracked, defaultChanged: true, prepared: found.prepared, nameIsASCII: found.nameIsASCII)
-        }
+        let changed = defaultChanged(
+            found.changed, admitting: key, besides: found.other, as: storedName, nameHash: nameHash,
+            valueType: valueType)
         return KeyBinding(
-            tracked: found.tracked, defaultChanged: found.changed, prepared: found.prepared,
-            nameIsASCII: found.nameIsASCII)
+            tracked: found.tracked, defaultChanged: changed, prepared: found.prepared, nameIsASCII: found.nameIsASCII)
+    }
+
+    /// Whether the default of bound name `storedName` changed (`changed`: as the lookup found it), once
+    /// `key` is admitted: a key object other than `first`'s, the one that bound the name (nil: it is
+    /// that one), is compared with the name's record by its default (`checkAnotherKeyObject`), and a
+    /// default that differs marks the name.
+    func defaultChanged<Value>(
+        _ changed: Bool, admitting key: UserDefaultTypedKey<Value>, besides first: FirstKey?, as storedName: String,
+        nameHash: Int, valueType: ObjectIdentifier
+    ) -> Bool {
+        guard let first, changed || !first.givesSameDefault(as: key), checkAnotherKeyObject(key, as: storedName)
+        else { return changed }
+        markDefaultChanged(storedName, nameHash: nameHash, valueType: valueType)
+        return true
     }
 
     /// What the table holds for `storedName` with `valueType`: the tracked name, the first key when

@@ -79,14 +79,8 @@ extension StorageContext {
             return checkedPromise(
                 key, as: storedName, kept: value, nameHash: nameHash, valueType: valueType, cached: &cached)
         case .bound(let tracked, let other, let found, let prepared, let generation, let kept)?:
-            var changed = found
-            // As `bind` does for another key object of the name.
-            if let other, changed || !other.givesSameDefault(as: key),
-                names.checkAnotherKeyObject(key, as: storedName)
-            {
-                names.markDefaultChanged(storedName, nameHash: nameHash, valueType: valueType)
-                changed = true
-            }
+            let changed = names.defaultChanged(
+                found, admitting: key, besides: other, as: storedName, nameHash: nameHash, valueType: valueType)
             tracked.access()
             // A read's binding: whether the name is ASCII is a write's concern (false: not known).
             let binding = KeyBinding(tracked: tracked, defaultChanged: changed, prepared: prepared, nameIsASCII: false)
