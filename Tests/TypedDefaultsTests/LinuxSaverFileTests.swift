@@ -151,6 +151,31 @@ import TypedDefaults
             }
         }
 
+        /// A file holding one form of a name (another tool wrote it, composed or decomposed) and a write
+        /// through a key of either spelling: this process reads the write at once, before and after the
+        /// save, and the next launch reads it under the composed form alone (a key that stored under its
+        /// own spelling left the decomposed write where the next launch's composed read misses it).
+        @Test(arguments: [false, true], [false, true])
+        func aWriteReplacesTheFormOfTheNameTheFileHolds(fileDecomposed: Bool, keyDecomposed: Bool) throws {
+            try withSuite { suite, store in
+                let file = testConfigHome.appendingPathComponent(suite + ".plist")
+                let composed = "caf\u{E9}"
+                let decomposed = "cafe\u{301}"
+                let inFile = fileDecomposed ? decomposed : composed
+                try Self.binaryPropertyList([
+                    [0xD1, 1, 2],  // {café (one form): 2}
+                    [0x60 | UInt8(inFile.utf16.count)] + inFile.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] },
+                    [0x10, 2],
+                ]).write(to: file)
+                let key = UserDefaultTypedKey<Int>(keyDecomposed ? decomposed : composed, defaultValue: 0)
+                store[key] = 3
+                #expect(store[key] == 3)
+                try store.flush()
+                #expect(store[key] == 3)
+                #expect(try ProbeProcess.run(["plain-read", suite, composed, decomposed]).lines == ["3", "nil"])
+            }
+        }
+
         /// Both spellings of a name written within one save window: the last write is what the file, and so
         /// the next launch, holds, under the composed form alone, in every round. Before, both writes were
         /// pending as two names and the save applied them in the dictionary's order: 3 of 24 runs saved the
