@@ -10,7 +10,7 @@ extension NameBindings {
         let firstKeyObject: ObjectIdentifier
         let tracked: any TrackedName
         let first: FirstKey
-        /// The domain was prepared before the name was bound (`StorageContext.bind`).
+        /// The domain was prepared before the name was bound (`StorageContext.bindFirst`).
         let prepared: DomainPrepared
         /// Whether the name is ASCII: it has one form (`ChangeLog.store` looks for no other), found once,
         /// here, not on every write.

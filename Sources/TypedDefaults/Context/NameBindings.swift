@@ -113,7 +113,7 @@ final class NameBindings: @unchecked Sendable {
 
     /// `key`'s binding as `storedName`, when the name is bound with the key's value type: one lookup,
     /// the hot path of every write. Another key object of the name is compared with the name's record
-    /// by its default (`checkAnotherKeyObject`). Nil: not bound yet (`StorageContext.bind`).
+    /// by its default (`checkAnotherKeyObject`). Nil: not bound yet (`StorageContext.bindFirst`).
     func binding<Value>(of key: UserDefaultTypedKey<Value>, as storedName: String) -> KeyBinding? {
         let nameHash = Self.nameHash(of: storedName, for: key)
         let valueType = ObjectIdentifier(Value.self)

@@ -19,7 +19,7 @@ struct WriteOrder {
     /// Values other processes saved for names this process has not used (no key bound them and the
     /// storage does not hold them): brought in when a key first uses the name, a raw-name operation
     /// reads it, or the suite is listed. No read skips them (`StorageContext.storedObject`,
-    /// `storedValues`, `bind` bring them in first).
+    /// `storedValues`, `bindFirst` bring them in first).
     var deferred: [ExactText: Any] = [:]
     /// Names watched for changes made by other means (those with an observer), each with its watch and
     /// the object observers last heard of.

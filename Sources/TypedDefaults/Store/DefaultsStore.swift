@@ -81,8 +81,8 @@ public final class DefaultsStore: Sendable {
     }
 
     /// `key`'s stored name in this store (the prefix and the key's name), bound in the storage (its
-    /// default registered the first time the name is used with the key's value type), and the name as
-    /// Swift's Observation sees it.
+    /// default registered the first time the name is used with the key's value type), and its binding:
+    /// the name as Swift's Observation sees it, and whether it is ASCII.
     func bound<Value>(_ key: UserDefaultTypedKey<Value>) -> (name: String, binding: KeyBinding) {
         let name = nameInStorage(key)
         // The lookup, the write's hot path, straight from here; the first binding through the context.

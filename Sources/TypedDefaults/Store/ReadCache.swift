@@ -124,7 +124,7 @@ extension StorageContext {
     /// generation, and reads keep their values.
     func promiseOnlyLibraryWrites() {
         guard log.promiseOnlyLibraryWrites(), log.externalStorage != nil else { return }
-        // Apple: names bound before the promise are watched too (see `bind`).
+        // Apple: names bound before the promise are watched too (see `bindFirst`).
         let prepared = prepareDomain()
         for name in names.boundNames() { log.reports.keepWatching(name, of: self, prepared) }
     }
