@@ -85,7 +85,8 @@ public final class DefaultsStore: Sendable {
     /// the name as Swift's Observation sees it, and whether it is ASCII.
     func bound<Value>(_ key: UserDefaultTypedKey<Value>) -> (name: String, binding: KeyBinding) {
         let name = nameInStorage(key)
-        // The lookup, the write's hot path, straight from here; the first binding through the context.
+        // The lookup, the write's hot path, straight from here; the first binding through the context
+        // (`StorageContext.bind`, for the context's own reads, is the same two steps).
         let binding = context.names.binding(of: key, as: name) ?? context.bindFirst(key, as: name)
         return (name, binding)
     }
@@ -185,8 +186,7 @@ public final class DefaultsStore: Sendable {
         -> Value
     {
         try refuseIfNameless(key)
-        let name = nameInStorage(key)
-        let binding = context.bind(key, as: name)
+        let (name, binding) = bound(key)
         return try context.log.exclusively(context.prepareDomain(), refusingNested: "modify") {
             let readObject = context.read(key, as: name, bound: binding)
             var value = Self.value(of: key, from: readObject)
@@ -219,8 +219,7 @@ public final class DefaultsStore: Sendable {
     public func hasKey<Value>(_ key: UserDefaultTypedKey<Value>) -> Bool {
         guard !key.isNameless else { return false }
         // The binding proves the domain prepared: no call to prepare it again (a lock, on Linux).
-        let name = nameInStorage(key)
-        let binding = context.bind(key, as: name)
+        let (name, binding) = bound(key)
         return context.storedObject(forName: name, binding.prepared) != nil
     }
 
