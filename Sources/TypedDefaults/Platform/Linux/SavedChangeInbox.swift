@@ -38,9 +38,20 @@
         /// turn's state: only its holder queues, so that queued changes keep the order of the looks. What
         /// an earlier look queued for names in `saving` is older than that save: it is marked saved over.
         func queue(_ changed: [ExactText: Any?], saving: [ExactText: Any?] = [:], in save: inout SaveState) {
-            // Out of flight once queued, never before: an older change of a saved name, queued earlier, is
-            // marked saved over first, so that no bring-in meanwhile takes it for a change to bring in.
-            defer { if !saving.isEmpty { pending.saved() } }
+            guard !saving.isEmpty else { return enqueue(changed, saving: saving) }
+            // A save's writes leave flight in the bring-in's turn: a batch taken off the queue before this
+            // save marked it, still being brought in, is done first, while they are in flight and so win
+            // over its older values (after, one of them put a value this save had replaced, or a removed
+            // form of its name, back into memory: the read after `flush()` gave 2, or the default).
+            bringingIn.withLockedValue { _ in
+                enqueue(changed, saving: saving)
+                // Out of flight once queued, never before: an older change of a saved name, queued earlier,
+                // is marked saved over first, so that no bring-in later takes it for a change to bring in.
+                pending.saved()
+            }
+        }
+
+        private func enqueue(_ changed: [ExactText: Any?], saving: [ExactText: Any?]) {
             guard !changed.isEmpty || !saving.isEmpty else { return }
             func savedOver(_ name: ExactText) -> Bool {
                 saving[name] != nil || otherForms(of: name.text).contains { saving[ExactText($0)] != nil }
