@@ -3,8 +3,9 @@
 
     /// What looks at the file found that other processes saved, on its way into this process: queued in
     /// the order of the looks (under the save's turn), brought into memory one batch at a time through the
-    /// receiver's commit path (outside it: a large change takes a while, and never holds up a save), then
-    /// announced with no lock held.
+    /// receiver's commit path (outside it and the file lock: a large change takes a while, and never holds
+    /// up another process's save; a save's end waits for a batch under way, `queue`), then announced with
+    /// no lock held.
     final class SavedChangeInbox: @unchecked Sendable {
         // @unchecked: the queue holds property-list objects (`Any`), reached only under its lock.
 
